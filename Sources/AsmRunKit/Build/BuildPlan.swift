@@ -1,0 +1,45 @@
+/// The nasm and link command lines for one program, computed without running anything.
+public struct BuildPlan: Sendable, Equatable {
+    /// `nasm -f … -o OBJ SOURCE`.
+    public var assemble: Command
+    /// `ld …`, `ld.lld …` or `cc -no-pie …`.
+    public var link: Command
+    /// The object file nasm writes.
+    public var objectPath: String
+    /// The executable the linker writes.
+    public var executablePath: String
+    /// The object format.
+    public var format: ObjectFormat
+    /// The link mode after `auto` was decided.
+    public var linkMode: LinkMode
+
+    /// Plans the build of `source` into `outputDirectory`.
+    public init(source: SourceFile, toolchain: Toolchain, outputDirectory: String) throws {
+        format = source.format
+        linkMode = source.resolvedLink
+        objectPath = outputDirectory + "/" + source.stem + ".o"
+        executablePath = outputDirectory + "/" + source.stem
+        var nasmArguments = ["-f", format.rawValue]
+        for directory in [source.directory] + source.settings.includeDirectories {
+            nasmArguments += ["-I", directory.hasSuffix("/") ? directory : directory + "/"]
+        }
+        nasmArguments += source.settings.defines.map { "-D" + $0 }
+        nasmArguments += ["-o", objectPath, source.path]
+        assemble = Command(try toolchain.nasm(), nasmArguments)
+        link = try Self.linkCommand(linkMode, format, toolchain, objectPath, executablePath)
+    }
+
+    private static func linkCommand(
+        _ mode: LinkMode, _ format: ObjectFormat, _ toolchain: Toolchain, _ object: String,
+        _ executable: String
+    ) throws -> Command {
+        if mode == .cc {
+            let driver = try toolchain.compilerDriver(for: format)
+            let bits = format == .elf32 && toolchain.host.runsX86_64 ? ["-m32"] : []
+            return Command(driver, bits + ["-no-pie", "-Wl,-z,noexecstack", "-o", executable, object])
+        }
+        let linker = try toolchain.linker(for: format)
+        let emulation = format == .elf64 ? "elf_x86_64" : "elf_i386"
+        return Command(linker.path, ["-m", emulation, "-z", "noexecstack", "-o", executable, object])
+    }
+}

@@ -1,0 +1,43 @@
+/// The command-line entry point: picks the subcommand and maps errors to exit statuses.
+public enum AsmRun {
+    /// The version printed by `--version`.
+    public static let version = "0.1.0"
+
+    /// Runs asmrun with `arguments` (without the program name) and returns the exit status.
+    public static func main(_ arguments: [String], context: Context) -> Int32 {
+        let command = arguments.first ?? ""
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "", "-h", "--help", "help":
+            context.console.write(Usage.main)
+            return command.isEmpty ? ExitStatus.toolFailure : 0
+        case "--version":
+            context.console.write("asmrun \(version)\n")
+            return 0
+        case "test":
+            return TestCommand.main(rest, context: context)
+        case "doctor":
+            return DoctorCommand(context: context).execute()
+        case "cache":
+            return CacheCommand.main(rest, context: context)
+        case "run":
+            return runMain(rest, context: context)
+        default:
+            return runMain(arguments, context: context)
+        }
+    }
+
+    private static func runMain(_ arguments: [String], context: Context) -> Int32 {
+        if arguments.contains("-h") || arguments.contains("--help") {
+            context.console.write(Usage.main)
+            return 0
+        }
+        do {
+            let options = try RunOptions(parsing: arguments)
+            return RunCommand(options: options, context: context).execute()
+        } catch {
+            context.console.error("\(error)")
+            return ExitStatus.toolFailure
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Glibc
+
+/// `asmrun FILE.asm`: assemble, link and run one program with the terminal's stdio.
+public struct RunCommand: Sendable {
+    /// The parsed options.
+    public let options: RunOptions
+    /// Side effects.
+    public let context: Context
+
+    /// Creates the command.
+    public init(options: RunOptions, context: Context) {
+        self.options = options
+        self.context = context
+    }
+
+    /// Runs it and returns asmrun's exit status: the program's, 124 on timeout, 125 on failure.
+    public func execute() -> Int32 {
+        do {
+            return try executeThrowing()
+        } catch let failure as BuildFailure {
+            context.console.write(failure.description + "\n", to: .error)
+            return ExitStatus.toolFailure
+        } catch let error as SourceError {
+            context.console.error("\(error)")
+            return ExitStatus.toolFailure
+        } catch {
+            context.console.error("\(options.source): \(error)")
+            return ExitStatus.toolFailure
+        }
+    }
+
+    private func executeThrowing() throws -> Int32 {
+        var source = try SourceFile.load(options.source)
+        if source.settings.includeOnly {
+            throw SourceError(path: options.source, problem: "is marked include-only", fix: "run the program that includes it")
+        }
+        options.apply(to: &source.settings)
+        let toolchain = context.toolchain
+        let runner = try Runner.resolve(
+            options.runner, format: source.format, toolchain: toolchain, cpu: source.settings.qemuCPU)
+        let store = try ArtifactStore(options: options.cacheOptions, context: context)
+        defer { store.close() }
+        let artifact = try store.build(source, toolchain: toolchain, trace: trace)
+        defer { artifact.release() }
+        if let output = options.output { try AtomicFile.copy(artifact.executable, to: output) }
+        let command = runner.command(
+            executable: artifact.executable, argv0: "./" + source.stem, arguments: options.programArguments)
+        trace?(command)
+        var launch = LaunchOptions()
+        launch.stdin = .inherit
+        launch.stdout = .inherit
+        launch.stderr = runner.noiseFilter.map { .forward(to: 2, filter: $0) } ?? .inherit
+        launch.timeout = source.settings.timeout
+        launch.newProcessGroup = false
+        let result = try TerminalSignals.ignoringInterrupts {
+            try context.launcher.run(command, options: launch)
+        }
+        return report(result.termination, timeout: source.settings.timeout)
+    }
+
+    private func report(_ termination: Termination, timeout: Double?) -> Int32 {
+        switch termination {
+        case .exited(let code):
+            return code
+        case .signaled(let signal):
+            if signal != SIGINT {
+                context.console.error(
+                    "\(options.source): killed by \(Signal.name(of: signal)) (\(Signal.description(of: signal)))")
+            }
+            return 128 + signal
+        case .timedOut:
+            let seconds = timeout.map { String(format: "%g", $0) } ?? "?"
+            context.console.error("\(options.source): timed out after \(seconds) s")
+            return ExitStatus.timedOut
+        }
+    }
+
+    private var trace: (@Sendable (Command) -> Void)? {
+        guard options.verbose else { return nil }
+        let console = context.console
+        return { command in console.write("+ \(command)\n", to: .error) }
+    }
+}
+
+/// asmrun's own exit statuses, in the style of timeout(1).
+public enum ExitStatus {
+    /// The program ran past `--timeout`.
+    public static let timedOut: Int32 = 124
+    /// asmrun itself failed: usage, build, missing tool.
+    public static let toolFailure: Int32 = 125
+}
+
+/// Lets the terminal's Ctrl-C reach the program while asmrun waits for it, as system(3) does.
+enum TerminalSignals {
+    static func ignoringInterrupts<T>(_ body: () throws -> T) rethrows -> T {
+        let previousInterrupt = signal(SIGINT, SIG_IGN)
+        let previousQuit = signal(SIGQUIT, SIG_IGN)
+        defer {
+            signal(SIGINT, previousInterrupt)
+            signal(SIGQUIT, previousQuit)
+        }
+        return try body()
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The parsed command line of `asmrun test`.
+public struct TestOptions: Sendable {
+    /// Files and folders to test (default `asm/`).
+    public var paths: [String] = []
+    /// `--update`: record results as expectations.
+    public var update = false
+    /// `-j`: parallel jobs.
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// `--runner`: the runners every case runs under, in order (the first is the baseline).
+    public var runners: [RunnerChoice] = [.auto]
+    /// `--filter`: a regular expression over case ids.
+    public var filter: String?
+    /// `--list`.
+    public var list = false
+    /// `--shard K/N` as (K, N), 1-based.
+    public var shard: (index: Int, count: Int)?
+    /// `--fail-fast`.
+    public var failFast = false
+    /// `--timeout`: seconds per case unless the program says otherwise.
+    public var timeout: Double = 10
+    /// `--output-limit`: bytes kept per stream.
+    public var outputLimit = 1 << 20
+    /// `--junit PATH`.
+    public var junitPath: String?
+    /// `--json PATH`.
+    public var jsonPath: String?
+    /// `-v`.
+    public var verbose = false
+    /// Cache settings.
+    public var cache = CacheOptions()
+
+    /// Creates defaults.
+    public init() {}
+
+    /// Parses the arguments after `test`.
+    public init(parsing arguments: [String]) throws {
+        var scanner = ArgumentScanner(arguments)
+        while let argument = scanner.next() {
+            switch argument {
+            case "--update": update = true
+            case "-j", "--jobs":
+                let text = try scanner.value(for: argument)
+                guard let value = Int(text), value > 0, value <= 1024 else {
+                    throw UsageError("\(argument) takes a number of jobs from 1 to 1024, not `\(text)`")
+                }
+                jobs = value
+            case "--runner", "--runners": runners = try Self.parseRunners(try scanner.value(for: argument))
+            case "--filter": filter = try scanner.value(for: argument)
+            case "--list": list = true
+            case "--shard": shard = try Self.parseShard(try scanner.value(for: argument))
+            case "--fail-fast": failFast = true
+            case "--timeout": timeout = try scanner.seconds(for: argument)
+            case "--output-limit":
+                let text = try scanner.value(for: argument)
+                guard let bytes = ProgramSettings.parseSize(text), bytes > 0 else {
+                    throw UsageError("--output-limit takes a size such as 1M or 65536, not `\(text)`")
+                }
+                outputLimit = bytes
+            case "--junit": junitPath = try scanner.value(for: argument)
+            case "--json": jsonPath = try scanner.value(for: argument)
+            case "-v", "--verbose": verbose = true
+            case "--no-cache": cache.enabled = false
+            case "--cache-dir": cache.directory = try scanner.value(for: argument)
+            case let option where option.hasPrefix("-") && option.count > 1:
+                throw UsageError("unknown option \(option); see `asmrun test --help`")
+            default: paths.append(argument)
+            }
+        }
+        if paths.isEmpty { paths = ["asm"] }
+        if let filter {
+            do { _ = try Regex(filter) } catch {
+                throw UsageError("--filter `\(filter)` is not a valid regular expression")
+            }
+        }
+    }
+
+    static func parseRunners(_ text: String) throws -> [RunnerChoice] {
+        var choices: [RunnerChoice] = []
+        for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
+            let expanded: [RunnerChoice] = part == "all" ? [.native, .qemu] : [RunnerChoice(part)]
+            for choice in expanded where !choices.contains(choice) { choices.append(choice) }
+        }
+        guard !choices.isEmpty else { throw UsageError("--runner needs at least one runner (native, qemu, all, or a command)") }
+        return choices
+    }
+
+    static func parseShard(_ text: String) throws -> (index: Int, count: Int) {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count > 0,
+            (1...count).contains(index)
+        else { throw UsageError("--shard takes K/N with 1 ≤ K ≤ N, not `\(text)`") }
+        return (index, count)
+    }
+}

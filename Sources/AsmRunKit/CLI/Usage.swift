@@ -1,0 +1,83 @@
+/// The help texts.
+enum Usage {
+    static let main = """
+        asmrun — assemble, link and run x86 NASM programs on any Linux host, and test them.
+
+        USAGE
+          asmrun [run] FILE.asm [options] [-- PROGRAM-ARGS...]
+          asmrun test [PATH...] [test options]
+          asmrun doctor
+          asmrun cache info|clean [--cache-dir DIR]
+
+        RUN OPTIONS
+          -f, --format elf64|elf32   object format (default elf64; `bits 32` in the source means elf32)
+          -I DIR                     include directory for nasm (repeatable; the source's folder is always one)
+          -D NAME[=VALUE]            define a macro for nasm (repeatable)
+          --link auto|ld|cc          auto: ld for `_start`, `cc -no-pie` for `main` (libc programs)
+          --runner auto|native|qemu|'CMD ARGS'
+                                     auto: native on x86_64, qemu-x86_64 / qemu-i386 elsewhere;
+                                     any other value is a prefix command given the executable last
+          -o PATH                    also keep the linked executable at PATH
+          --timeout SECONDS          end the program after SECONDS (exit 124)
+          --no-cache, --cache-dir DIR
+                                     skip or relocate the build cache (default ~/.cache/asmrun)
+          -v, --verbose              print each tool command line
+          -h, --help                 this help;  --version  the version
+
+        TEST OPTIONS (see `asmrun test --help`)
+          --update, -j N, --runner native,qemu|all, --filter REGEX, --list, --shard K/N,
+          --fail-fast, --timeout SECONDS, --junit PATH, --json PATH
+
+        SOURCE DIRECTIVES (comment lines in the .asm file)
+          ; asmrun: format elf32        ; asmrun: link cc           ; asmrun: define DEBUG=1
+          ; asmrun: timeout 5           ; asmrun: qemu-cpu qemu64   ; asmrun: include-only
+          ; asmrun: skip qemu REASON    ; asmrun: xfail all REASON  ; asmrun: limit memory 256M
+
+        EXIT STATUS
+          run:  the program's own status; 128+N when it dies by signal N; 124 on timeout;
+                125 when asmrun itself fails (usage, missing tool, assembly or link error)
+          test: 0 all passed, 1 any failure, 2 usage or configuration error
+
+        ENVIRONMENT
+          ASMRUN_HOST_ARCH=aarch64   behave exactly as on an ARM host (qemu runner, cross linker)
+          NO_COLOR                   no colour in output
+
+        EXAMPLES
+          asmrun hello.asm                          print Hello, World! on x86_64 or ARM
+          asmrun echo.asm -- one two                pass arguments to the program
+          asmrun sum32.asm -f elf32 --runner qemu   a 32-bit program under qemu-i386
+          asmrun printf.asm --link cc -v            a libc program, showing the tool commands
+          asmrun loop.asm --runner 'box64'          run under another emulator
+          asmrun test asm/ --runner native,qemu     the sample suite, natively and emulated
+          asmrun test --update asm/new.asm          record what a program does now
+
+        """
+
+    static let test = """
+        asmrun test — run programs against their recorded stdout, stderr and exit status.
+
+        USAGE
+          asmrun test [PATH...] [options]       PATH: .asm files or folders (default: asm/)
+
+        OPTIONS
+          --update                 record what the programs do now as their expectations
+          -j, --jobs N             parallel jobs (default: the number of cores)
+          --runner LIST            comma-separated: native, qemu, 'CMD ARGS', or all (default: auto)
+          --filter REGEX           only cases whose id (asm/x.asm:case) matches
+          --list                   print the case ids and exit
+          --shard K/N              run only the K-th of N stable slices of the programs
+          --fail-fast              stop starting cases after the first failure
+          --timeout SECONDS        per-case limit (default 10; `; asmrun: timeout` overrides)
+          --output-limit BYTES     bytes kept per stream (default 1M); more fails the case
+          --junit PATH             write a JUnit XML report
+          --json PATH              write a JSON report (schema in README.md)
+          --no-cache, --cache-dir DIR
+          -v, --verbose            print passing cases and tool command lines
+
+        EXPECTATIONS
+          asm/x.asm is checked against asm/x.expect, which holds cases (stdin, args, env) and,
+          per case, the expected stdout, stderr and status; `[..]` in an expected line matches
+          any text, a line `[...]` any number of lines. See README.md.
+
+        """
+}

@@ -1,0 +1,30 @@
+import Glibc
+import Synchronization
+
+/// Every child asmrun is supervising right now, so an interrupt can end them all.
+public final class ActiveChildren: Sendable {
+    /// The process-wide registry.
+    public static let shared = ActiveChildren()
+
+    private let children = Mutex<[pid_t: Bool]>([:])
+
+    func insert(_ pid: pid_t, group: Bool) {
+        children.withLock { $0[pid] = group }
+    }
+
+    func remove(_ pid: pid_t) {
+        _ = children.withLock { $0.removeValue(forKey: pid) }
+    }
+
+    /// How many children are running.
+    public var count: Int { children.withLock { $0.count } }
+
+    /// Sends `signal` to every child, and to its whole process group where it has one.
+    public func signalAll(_ signal: Int32) {
+        children.withLock { children in
+            for (pid, group) in children {
+                _ = kill(group ? -pid : pid, signal)
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import CAsmRunSpawn
+import Foundation
+import Glibc
+
+/// The descriptors between asmrun and one child: the child's ends (dup'ed onto 0, 1, 2 and then
+/// closed here) and asmrun's ends (read or written by the supervisor). All are close-on-exec.
+struct ChildPipes {
+    var childStdin: Int32 = -1
+    var childStdout: Int32 = -1
+    var childStderr: Int32 = -1
+    var stdinWriter: Int32 = -1
+    var stdoutReader: Int32 = -1
+    var stderrReader: Int32 = -1
+    var input: [UInt8] = []
+
+    init(options: LaunchOptions) throws {
+        do {
+            switch options.stdin {
+            case .inherit: break
+            case .empty: childStdin = try Self.openNull()
+            case .bytes(let bytes) where bytes.isEmpty: childStdin = try Self.openNull()
+            case .bytes(let bytes):
+                (childStdin, stdinWriter) = try Self.makePipe()
+                input = bytes
+                _ = fcntl(stdinWriter, F_SETFL, fcntl(stdinWriter, F_GETFL) | O_NONBLOCK)
+            }
+            if options.stdout != .inherit { (stdoutReader, childStdout) = try Self.makePipe() }
+            if options.stderr != .inherit { (stderrReader, childStderr) = try Self.makePipe() }
+        } catch {
+            closeAll()
+            throw error
+        }
+    }
+
+    mutating func closeChildEnds() {
+        Self.close(&childStdin)
+        Self.close(&childStdout)
+        Self.close(&childStderr)
+    }
+
+    mutating func closeAll() {
+        closeChildEnds()
+        Self.close(&stdinWriter)
+        Self.close(&stdoutReader)
+        Self.close(&stderrReader)
+    }
+
+    static func close(_ fd: inout Int32) {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+
+    private static func makePipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        guard asmrun_pipe_cloexec(&fds) == 0 else {
+            throw LaunchError.spawnFailed("pipe", errno: errno)
+        }
+        return (fds[0], fds[1])
+    }
+
+    private static func openNull() throws -> Int32 {
+        let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw LaunchError.spawnFailed("/dev/null", errno: errno) }
+        return fd
+    }
+}

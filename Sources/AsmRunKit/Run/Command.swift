@@ -1,0 +1,30 @@
+/// A process to start, as a plain value: what `nasm`, `ld`, `cc`, qemu and programs are built as.
+public struct Command: Sendable, Equatable, CustomStringConvertible {
+    /// A path, or a bare name looked up in `PATH`.
+    public var executable: String
+    /// The arguments after `argv[0]`.
+    public var arguments: [String]
+    /// Replaces the whole environment when set; `nil` inherits asmrun's.
+    public var environment: [String: String]?
+    /// The child's working directory; `nil` keeps asmrun's.
+    public var workingDirectory: String?
+    /// `argv[0]` as the child sees it; `nil` means the executable as given.
+    public var argv0: String?
+
+    /// Creates a command.
+    public init(
+        _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
+        workingDirectory: String? = nil, argv0: String? = nil
+    ) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+        self.argv0 = argv0
+    }
+
+    /// The command line as a user could paste it into a shell.
+    public var description: String {
+        ([executable] + arguments).map(ShellWords.quote).joined(separator: " ")
+    }
+}

@@ -1,0 +1,203 @@
+import CAsmRunSpawn
+import Glibc
+
+/// Watches one child with a single `poll` loop: feeds stdin, drains stdout and stderr to EOF,
+/// enforces the deadline (SIGTERM, grace, SIGKILL to the group) and reaps it through a pidfd.
+struct Supervisor {
+    private enum Phase { case running, terminating, killed }
+
+    let pid: pid_t
+    let options: LaunchOptions
+    var pipes: ChildPipes
+    private let start: Double
+    private var pidfd: Int32
+    private var inputOffset = 0
+    private var stdout = Capture()
+    private var stderr = Capture()
+    private var termination: Termination?
+    private var phase = Phase.running
+    private var deadline: Double?
+    private var timedOut = false
+    private var limitExceeded = false
+    private var drainDeadline: Double?
+
+    /// How long pipes may stay open after the child exited (held by an escaped grandchild).
+    private static let drainGrace = 0.25
+
+    init(pid: pid_t, options: LaunchOptions, pipes: ChildPipes, start: Double) {
+        self.pid = pid
+        self.options = options
+        self.pipes = pipes
+        self.start = start
+        pidfd = asmrun_pidfd_open(pid)
+        deadline = options.timeout.map { start + $0 }
+        if case .forward(_, let filter) = options.stdout { stdout.filter = filter }
+        if case .forward(_, let filter) = options.stderr { stderr.filter = filter }
+    }
+
+    mutating func run() -> ProcessResult {
+        defer { ChildPipes.close(&pidfd) }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if termination == nil { reapIfExited() }
+            if termination != nil {
+                ChildPipes.close(&pipes.stdinWriter)
+                if pipes.stdoutReader < 0 && pipes.stderrReader < 0 { break }
+                if drainDeadline == nil { drainDeadline = monotonicSeconds() + Self.drainGrace }
+            }
+            let now = monotonicSeconds()
+            if let drainDeadline, now >= drainDeadline { break }
+            enforceDeadline(now: now)
+            var fds: [pollfd] = []
+            if pipes.stdoutReader >= 0 { fds.append(pollfd(fd: pipes.stdoutReader, events: Int16(POLLIN), revents: 0)) }
+            if pipes.stderrReader >= 0 { fds.append(pollfd(fd: pipes.stderrReader, events: Int16(POLLIN), revents: 0)) }
+            if pipes.stdinWriter >= 0 { fds.append(pollfd(fd: pipes.stdinWriter, events: Int16(POLLOUT), revents: 0)) }
+            if termination == nil && pidfd >= 0 { fds.append(pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)) }
+            let ready = poll(&fds, nfds_t(fds.count), pollTimeout(now: now))
+            if ready < 0 && errno != EINTR { break }
+            for entry in fds where entry.revents != 0 {
+                if entry.fd == pipes.stdoutReader {
+                    var capture = stdout
+                    pipes.stdoutReader = read(pipes.stdoutReader, into: &capture, sink: options.stdout, buffer: &buffer)
+                    stdout = capture
+                } else if entry.fd == pipes.stderrReader {
+                    var capture = stderr
+                    pipes.stderrReader = read(pipes.stderrReader, into: &capture, sink: options.stderr, buffer: &buffer)
+                    stderr = capture
+                } else if entry.fd == pipes.stdinWriter {
+                    writeInput()
+                }
+            }
+        }
+        if termination == nil { reap(blocking: true) }
+        flushForwarded()
+        return ProcessResult(
+            termination: timedOut ? .timedOut : termination ?? .signaled(SIGKILL),
+            stdout: stdout.bytes, stderr: stderr.bytes, outputLimitExceeded: limitExceeded,
+            duration: monotonicSeconds() - start)
+    }
+
+    private func pollTimeout(now: Double) -> Int32 {
+        var wait = Double.infinity
+        if let deadline, termination == nil { wait = min(wait, deadline - now) }
+        if let drainDeadline { wait = min(wait, drainDeadline - now) }
+        if pidfd < 0 && termination == nil { wait = min(wait, 0.005) }
+        if wait == .infinity { return -1 }
+        return Int32(max(0, min(wait * 1000 + 1, 86_400_000)))
+    }
+
+    private mutating func enforceDeadline(now: Double) {
+        guard termination == nil, let current = deadline, now >= current else { return }
+        switch phase {
+        case .running:
+            timedOut = true
+            signal(SIGTERM)
+            phase = .terminating
+            deadline = now + options.killGrace
+        case .terminating:
+            signal(SIGKILL)
+            phase = .killed
+            deadline = nil
+        case .killed:
+            deadline = nil
+        }
+    }
+
+    private func signal(_ signal: Int32) {
+        _ = kill(options.newProcessGroup ? -pid : pid, signal)
+        if options.newProcessGroup { _ = kill(pid, signal) }
+    }
+
+    private mutating func reapIfExited() { reap(blocking: false) }
+
+    private mutating func reap(blocking: Bool) {
+        var status: Int32 = 0
+        var result: pid_t
+        repeat {
+            result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
+        } while result < 0 && errno == EINTR
+        guard result == pid else { return }
+        termination = Termination(waitStatus: status)
+        // Whatever the program left running in its group ends with it.
+        if options.newProcessGroup { _ = kill(-pid, SIGKILL) }
+    }
+
+    /// Reads one chunk; returns the descriptor, or -1 once it reached EOF and was closed.
+    private mutating func read(
+        _ fd: Int32, into capture: inout Capture, sink: OutputSink, buffer: inout [UInt8]
+    ) -> Int32 {
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        if count < 0 && (errno == EINTR || errno == EAGAIN) { return fd }
+        guard count > 0 else {
+            var closing = fd
+            ChildPipes.close(&closing)
+            return -1
+        }
+        let chunk = buffer[0..<count]
+        switch sink {
+        case .inherit: break
+        case .capture(let limit):
+            let room = max(0, limit - capture.bytes.count)
+            capture.bytes += chunk.prefix(room)
+            if count > room && !limitExceeded {
+                limitExceeded = true
+                signal(SIGKILL)
+                phase = .killed
+            }
+        case .forward(let target, _):
+            capture.forward(Array(chunk), to: target)
+        }
+        return fd
+    }
+
+    private mutating func writeInput() {
+        let remaining = pipes.input.count - inputOffset
+        guard remaining > 0 else {
+            ChildPipes.close(&pipes.stdinWriter)
+            return
+        }
+        let written = pipes.input.withUnsafeBytes {
+            write(pipes.stdinWriter, $0.baseAddress! + inputOffset, min(remaining, 65536))
+        }
+        if written > 0 {
+            inputOffset += written
+            if inputOffset == pipes.input.count { ChildPipes.close(&pipes.stdinWriter) }
+        } else if written < 0 && errno != EAGAIN && errno != EINTR {
+            ChildPipes.close(&pipes.stdinWriter)
+        }
+    }
+
+    private mutating func flushForwarded() {
+        if case .forward(let target, _) = options.stdout { stdout.finish(to: target) }
+        if case .forward(let target, _) = options.stderr { stderr.finish(to: target) }
+    }
+}
+
+/// The bytes kept of one stream, or the filter state of a forwarded one.
+private struct Capture {
+    var bytes: [UInt8] = []
+    var filter: LineFilter?
+    var state = LineFilterState()
+
+    mutating func forward(_ chunk: [UInt8], to fd: Int32) {
+        guard let filter else { return writeAll(chunk, to: fd) }
+        writeAll(state.feed(chunk, filter: filter), to: fd)
+    }
+
+    mutating func finish(to fd: Int32) {
+        writeAll(state.finish(), to: fd)
+    }
+}
+
+/// Writes every byte to `fd`, retrying short writes; gives up silently on a closed descriptor.
+func writeAll(_ bytes: [UInt8], to fd: Int32) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+        if written < 0 {
+            if errno == EINTR { continue }
+            return
+        }
+        offset += written
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Glibc
+
+/// A private directory under `$TMPDIR` (or `/tmp`) that is removed, whatever is in it.
+public struct TemporaryDirectory: Sendable {
+    /// Its absolute path.
+    public let path: String
+
+    /// Creates `asmrun-<prefix>-XXXXXX`.
+    public init(prefix: String = "run", environment: [String: String] = [:]) throws {
+        let base = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(base)/asmrun-\(prefix)-XXXXXX".utf8CString)
+        guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw SourceError(
+                path: base, problem: "cannot create a temporary directory (\(String(cString: strerror(errno))))",
+                fix: "set TMPDIR to a writable directory")
+        }
+        path = String(cString: created)
+    }
+
+    /// Removes the directory and everything below it, making unreadable folders writable first.
+    public func remove() {
+        Self.removeTree(path)
+    }
+
+    /// Removes `path` recursively; a program may have left folders without write permission.
+    public static func removeTree(_ path: String) {
+        let manager = FileManager.default
+        if (try? manager.removeItem(atPath: path)) != nil { return }
+        if let walker = manager.enumerator(atPath: path) {
+            for case let relative as String in walker {
+                chmod(path + "/" + relative, 0o700)
+            }
+        }
+        chmod(path, 0o700)
+        try? manager.removeItem(atPath: path)
+    }
+}

@@ -1,0 +1,43 @@
+#ifndef ASMRUN_SPAWN_H
+#define ASMRUN_SPAWN_H
+
+#include <sys/types.h>
+
+/// Resource limits applied in the child before exec; a negative value leaves a limit unchanged.
+typedef struct {
+    long long address_space;  // RLIMIT_AS, bytes
+    long long file_size;      // RLIMIT_FSIZE, bytes
+    long long cpu_seconds;    // RLIMIT_CPU
+    long long processes;      // RLIMIT_NPROC
+    long long open_files;     // RLIMIT_NOFILE
+} asmrun_limits;
+
+/// Everything the child needs; file descriptors of -1 are inherited from the parent.
+typedef struct {
+    const char *path;            // executable path (already resolved, no PATH search)
+    char *const *argv;           // NULL-terminated
+    char *const *envp;           // NULL-terminated, or NULL to inherit
+    const char *cwd;             // NULL to inherit
+    int stdin_fd;
+    int stdout_fd;
+    int stderr_fd;
+    int new_process_group;       // 1: setpgid(0, 0) in the child
+    const char *cgroup_procs;    // a cgroup.procs file to join before exec, or NULL
+    asmrun_limits limits;
+} asmrun_spawn_request;
+
+/// Spawns a child the way glibc's posix_spawn does (vfork with all signals blocked, default
+/// dispositions and an empty mask in the child), plus core size 0, rlimits and a process group.
+/// Returns 0 and stores the pid, or returns the errno of the failed step (exec included).
+int asmrun_spawn(const asmrun_spawn_request *request, pid_t *pid);
+
+/// pidfd_open(2); returns -1 where the kernel lacks it.
+int asmrun_pidfd_open(pid_t pid);
+
+/// pipe2(fds, O_CLOEXEC); returns 0 or -1 with errno set.
+int asmrun_pipe_cloexec(int fds[2]);
+
+/// Makes writes to a closed pipe return EPIPE in asmrun instead of killing it.
+void asmrun_ignore_sigpipe(void);
+
+#endif

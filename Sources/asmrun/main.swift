@@ -1,0 +1,4 @@
+import AsmRunKit
+import Glibc
+
+exit(AsmRun.main(Array(CommandLine.arguments.dropFirst()), context: .live()))
