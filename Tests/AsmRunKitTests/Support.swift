@@ -38,6 +38,19 @@ enum Fixture {
     /// The host is x86_64, so the native runner exists.
     static let nativeHost = Host(environment: [:]).runsX86_64
 
+    /// Processes of a process group that are still alive (zombies waiting for a reaper do not count).
+    static func liveProcesses(inGroup group: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { name -> pid_t? in
+            guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            guard fields.count > 2, fields[0] != "Z", fields[0] != "X", pid_t(fields[2]) == group else { return nil }
+            return pid
+        }
+    }
+
     /// A fresh directory removed by the caller.
     static func temporaryDirectory() throws -> String {
         try TemporaryDirectory(prefix: "tests").path

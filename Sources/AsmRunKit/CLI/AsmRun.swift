@@ -27,8 +27,13 @@ public enum AsmRun {
         }
     }
 
+    /// `-h`/`--help` among asmrun's own options (not among the program's, after `--`).
+    static func wantsHelp(_ arguments: [String]) -> Bool {
+        arguments.prefix { $0 != "--" }.contains { $0 == "-h" || $0 == "--help" }
+    }
+
     private static func runMain(_ arguments: [String], context: Context) -> Int32 {
-        if arguments.contains("-h") || arguments.contains("--help") {
+        if wantsHelp(arguments) {
             context.console.write(Usage.main)
             return 0
         }

@@ -17,7 +17,7 @@ public struct TestCommand: Sendable {
     }
 
     static func main(_ arguments: [String], context: Context) -> Int32 {
-        if arguments.contains("-h") || arguments.contains("--help") {
+        if AsmRun.wantsHelp(arguments) {
             context.console.write(Usage.test)
             return 0
         }
@@ -119,9 +119,10 @@ public struct TestCommand: Sendable {
                 do {
                     let runner = try Runner.resolve(choice, format: format, toolchain: context.toolchain)
                     if !list.contains(where: { $0.name == runner.name }) { list.append(runner) }
-                } catch let unavailable as RunnerUnavailable where choice == .native {
-                    if dropped.insert(unavailable.description).inserted, programs.contains(where: { $0.source?.format == format }) {
-                        context.console.error("note: \(unavailable.runner) runner skipped: \(unavailable.reason)")
+                } catch is RunnerUnavailable where choice == .native {
+                    if programs.contains(where: { $0.source?.format == format }), dropped.insert("native").inserted {
+                        let host = context.toolchain.host.architecture
+                        context.console.error("note: native runner skipped: x86 programs do not run natively on this \(host) host")
                     }
                 }
             }
