@@ -49,10 +49,11 @@ import Testing
         program.settings.includeDirectories.append("/extra")
         program.settings.defines.append("DEBUG")
         let plan = try BuildPlan(source: program, toolchain: tools, outputDirectory: "/o")
-        #expect(plan.assemble.arguments == [
-            "-f", "elf64", "-I", "samples/", "-I", "samples/macros/", "-I", "/extra/", "-DLEVEL=2", "-DDEBUG",
-            "-o", "/o/prog.o", "samples/prog.asm",
-        ])
+        #expect(
+            plan.assemble.arguments == [
+                "-f", "elf64", "-I", "samples/", "-I", "samples/macros/", "-I", "/extra/", "-DLEVEL=2", "-DDEBUG",
+                "-o", "/o/prog.o", "samples/prog.asm",
+            ])
     }
 
     @Test func armHostPrefersCrossBinutilsThenLld() throws {
@@ -66,7 +67,11 @@ import Testing
 
     @Test func armHostWithoutCrossCompilerNamesThePackages() throws {
         let tools = try toolchain(host: "aarch64", tools: ["nasm", "ld.lld", "cc"])
-        #expect(throws: ToolError(tool: "x86_64-linux-gnu-gcc", packages: ["gcc-x86-64-linux-gnu", "libc6-dev-amd64-cross"], purpose: "needed to link libc programs on aarch64")) {
+        #expect(
+            throws: ToolError(
+                tool: "x86_64-linux-gnu-gcc", packages: ["gcc-x86-64-linux-gnu", "libc6-dev-amd64-cross"],
+                purpose: "needed to link libc programs on aarch64")
+        ) {
             try tools.compilerDriver(for: .elf64)
         }
         let message = "\(ToolError(tool: "nasm", packages: ["nasm"]))"
@@ -91,8 +96,9 @@ import Testing
         #expect(native.command(executable: "/b/hello", argv0: "./hello", arguments: ["a"]) == Command("/b/hello", ["a"], argv0: "./hello"))
         let qemu = Runner(name: "qemu", kind: .qemu(path: "/usr/bin/qemu-x86_64", cpu: nil, sysroot: "/usr/x86_64-linux-gnu"))
             .withCPU("qemu64")
-        #expect(qemu.command(executable: "/b/hello", argv0: "./hello", arguments: ["a"]).arguments
-            == ["-cpu", "qemu64", "-L", "/usr/x86_64-linux-gnu", "-0", "./hello", "/b/hello", "a"])
+        #expect(
+            qemu.command(executable: "/b/hello", argv0: "./hello", arguments: ["a"]).arguments
+                == ["-cpu", "qemu64", "-L", "/usr/x86_64-linux-gnu", "-0", "./hello", "/b/hello", "a"])
         let custom = Runner(name: "box64 --quiet", kind: .custom(["box64", "--quiet"]))
         #expect(custom.command(executable: "./hello", argv0: "./hello", arguments: ["x"]) == Command("box64", ["--quiet", "./hello", "x"]))
         #expect(native.noiseFilter == nil)
@@ -100,7 +106,9 @@ import Testing
     }
 
     @Test func runOptionsParse() throws {
-        let options = try RunOptions(parsing: ["-felf32", "x.asm", "-I", "inc", "-DDEBUG", "--runner", "qemu", "--timeout=2.5", "-v", "--", "-a", "b"])
+        let options = try RunOptions(parsing: [
+            "-felf32", "x.asm", "-I", "inc", "-DDEBUG", "--runner", "qemu", "--timeout=2.5", "-v", "--", "-a", "b",
+        ])
         #expect(options.source == "x.asm")
         #expect(options.format == .elf32)
         #expect(options.includeDirectories == ["inc"])
@@ -113,7 +121,9 @@ import Testing
     }
 
     @Test func runOptionsRejectBadUsage() {
-        #expect(throws: UsageError("--format takes one of elf64, elf32, not `elf16`")) { try RunOptions(parsing: ["--format", "elf16", "x.asm"]) }
+        #expect(throws: UsageError("--format takes one of elf64, elf32, not `elf16`")) {
+            try RunOptions(parsing: ["--format", "elf16", "x.asm"])
+        }
         #expect(throws: UsageError.self) { try RunOptions(parsing: []) }
         #expect(throws: UsageError.self) { try RunOptions(parsing: ["a.asm", "b.asm"]) }
         #expect(throws: UsageError.self) { try RunOptions(parsing: ["a.asm", "--bogus"]) }

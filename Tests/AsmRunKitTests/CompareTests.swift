@@ -43,20 +43,21 @@ import Testing
 
     @Test func unifiedDiffShowsChangesWithContext() {
         let diff = UnifiedDiff.make(expected: lines("1\n2\n3\n4\n5\n6\n7\n8\n9\n"), actual: lines("1\n2\n3\n4\nfive\n6\n7\n8\n9\n"))
-        #expect(diff == """
-            --- expected
-            +++ actual
-            @@ -2,7 +2,7 @@
-             2
-             3
-             4
-            -5
-            +five
-             6
-             7
-             8
+        #expect(
+            diff == """
+                --- expected
+                +++ actual
+                @@ -2,7 +2,7 @@
+                 2
+                 3
+                 4
+                -5
+                +five
+                 6
+                 7
+                 8
 
-            """)
+                """)
         #expect(UnifiedDiff.make(expected: lines("a\n[..]\n"), actual: lines("a\nanything\n")).isEmpty)
     }
 

@@ -47,12 +47,17 @@ import Testing
         let file = try ExpectationFile(parsing: sample, path: "x.expect")
         let text = file.serialized()
         #expect(try ExpectationFile(parsing: text, path: "x.expect") == file)
-        #expect(text.contains("[case quoted]\nargs: 'two words' x\nenv: A=1=2\nstdin:\n| in\nstdout:\n| out [..]\n~ bin\\x00\\r\n\\ no newline at end\nstatus: exit 3\nstdout @qemu:\nstatus @qemu: signal SIGILL\n"))
+        #expect(
+            text.contains(
+                "[case quoted]\nargs: 'two words' x\nenv: A=1=2\nstdin:\n| in\nstdout:\n| out [..]\n~ bin\\x00\\r\n\\ no newline at end\nstatus: exit 3\nstdout @qemu:\nstatus @qemu: signal SIGILL\n"
+            ))
     }
 
     @Test func trailingBlanksAreSpelledOut() throws {
         var file = ExpectationFile()
-        file.record(caseNamed: "default", observations: [("native", Observation(stdout: lines("x  \n\tindented\n"), stderr: lines(""), status: .exited(0)))])
+        file.record(
+            caseNamed: "default",
+            observations: [("native", Observation(stdout: lines("x  \n\tindented\n"), stderr: lines(""), status: .exited(0)))])
         let text = file.serialized()
         #expect(text.contains("~ x\\x20\\x20\n| \tindented\n"))
         #expect(try ExpectationFile(parsing: text, path: "x").cases[0].expected.stdout == lines("x  \n\tindented\n"))

@@ -48,15 +48,17 @@ struct HarnessTests {
         let result = Fixture.test([directory, "--runner", allRunners])
         #expect(result.status == 1)
         #expect(result.output.contains("FAIL  \(directory)/hello.asm:default [qemu]: stdout differs"))
-        #expect(result.output.contains("""
-                stdout:
-                --- expected
-                +++ actual
-                @@ -1 +1 @@
-                -Hello, world!
-                +Hello, World!
+        #expect(
+            result.output.contains(
+                """
+                    stdout:
+                    --- expected
+                    +++ actual
+                    @@ -1 +1 @@
+                    -Hello, world!
+                    +Hello, World!
 
-            """))
+                """))
         #expect(result.output.hasSuffix(Fixture.nativeHost ? "0 passed, 2 failed\n" : "0 passed, 1 failed\n"))
     }
 
@@ -144,7 +146,10 @@ struct HarnessTests {
 
     @Test func filterSelectsCasesById() throws {
         let listed = Fixture.test([Fixture.corpus, "--list", "--filter", "echo.asm:(empty|one)"]).output
-        #expect(listed.split(separator: "\n").map { $0.split(separator: " ")[0] } == ["\(Fixture.corpus)/echo.asm:empty", "\(Fixture.corpus)/echo.asm:one-line"])
+        #expect(
+            listed.split(separator: "\n").map { $0.split(separator: " ")[0] } == [
+                "\(Fixture.corpus)/echo.asm:empty", "\(Fixture.corpus)/echo.asm:one-line",
+            ])
         let run = Fixture.test([Fixture.corpus, "--filter", "factorial.asm:five$", "--runner", "qemu"])
         #expect(run.status == 0)
         #expect(run.output.hasSuffix("1 passed, 0 failed\n"))
@@ -173,10 +178,14 @@ struct HarnessTests {
         let result = Fixture.test([directory, "--runner", "qemu"])
         #expect(result.status == 1)
         #expect(result.output.contains("PASS  \(directory)/hello.asm:default [qemu]"))
-        #expect(result.output.contains("ERROR \(directory)/empty.asm:default [qemu]: \(directory)/empty.asm: is empty; write a program into it"))
+        #expect(
+            result.output.contains("ERROR \(directory)/empty.asm:default [qemu]: \(directory)/empty.asm: is empty; write a program into it")
+        )
         #expect(result.output.contains("ERROR \(directory)/syntax.asm:default [qemu]: assembly failed"))
         #expect(result.output.contains("    \(directory)/syntax.asm:2: error:"))
-        #expect(result.output.contains("ERROR \(directory)/broken_expect.asm:default [qemu]: \(directory)/broken_expect.expect:2: status must be"))
+        #expect(
+            result.output.contains(
+                "ERROR \(directory)/broken_expect.asm:default [qemu]: \(directory)/broken_expect.expect:2: status must be"))
         #expect(result.errors.contains("symlink loop"))
         #expect(result.output.hasSuffix("1 passed, 3 failed\n"))
     }
@@ -211,7 +220,9 @@ struct HarnessTests {
         let directory = try suite(expect: "[case default]\nstatus: exit 1\n")
         defer { TemporaryDirectory.removeTree(directory) }
         let result = Fixture.test([directory, "--runner", "qemu"], environment: ["GITHUB_ACTIONS": "true"])
-        #expect(result.output.contains("::error file=\(directory)/hello.asm,line=1::\(directory)/hello.asm:default [qemu]: stdout, status differ\n"))
+        #expect(
+            result.output.contains(
+                "::error file=\(directory)/hello.asm,line=1::\(directory)/hello.asm:default [qemu]: stdout, status differ\n"))
     }
 
     @Test func simulatedArmHostSkipsNativeOnceAndUsesQemu() throws {

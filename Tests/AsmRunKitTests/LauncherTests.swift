@@ -115,7 +115,9 @@ import Testing
         let directory = try Fixture.temporaryDirectory()
         defer { TemporaryDirectory.removeTree(directory) }
         let result = try launcher.run(
-            Command("/bin/sh", ["-c", "echo $0 $PWD $ONLY; env | wc -l"], environment: ["ONLY": "me"], workingDirectory: directory, argv0: "custom0"),
+            Command(
+                "/bin/sh", ["-c", "echo $0 $PWD $ONLY; env | wc -l"], environment: ["ONLY": "me"], workingDirectory: directory,
+                argv0: "custom0"),
             options: LaunchOptions())
         let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
         #expect(lines.first == "custom0 \(directory) me")

@@ -98,8 +98,14 @@ struct RunModeTests {
             (["empty.asm"], [:], "asmrun: empty.asm: is empty; write a program into it\n"),
             ([".", "--runner", "qemu"], [:], "asmrun: .: is a directory; name a .asm file\n"),
             (["x.asm", "--link", "gold"], [:], "asmrun: --link takes one of auto, ld, cc, not `gold`\n"),
-            ([corpus + "/hello.asm"], ["PATH": "/nonexistent"], "asmrun: \(corpus)/hello.asm: nasm not found: install it with `apt-get install nasm`\n"),
-            ([corpus + "/hello.asm", "--runner", "no-such-emulator"], [:], "asmrun: \(corpus)/hello.asm: no-such-emulator runner unavailable: no-such-emulator not found on PATH\n"),
+            (
+                [corpus + "/hello.asm"], ["PATH": "/nonexistent"],
+                "asmrun: \(corpus)/hello.asm: nasm not found: install it with `apt-get install nasm`\n"
+            ),
+            (
+                [corpus + "/hello.asm", "--runner", "no-such-emulator"], [:],
+                "asmrun: \(corpus)/hello.asm: no-such-emulator runner unavailable: no-such-emulator not found on PATH\n"
+            ),
         ]
         for (arguments, environment, message) in cases {
             let result = try Fixture.asmrun(arguments, in: directory, environment: environment)

@@ -40,7 +40,9 @@ import Testing
     }
 
     @Test func badDirectiveNamesFileAndLine() {
-        #expect(throws: SourceError(path: "x.asm:2", problem: "unknown format `elf16` (use elf64 or elf32)", fix: "fix the `; asmrun:` line")) {
+        #expect(
+            throws: SourceError(path: "x.asm:2", problem: "unknown format `elf16` (use elf64 or elf32)", fix: "fix the `; asmrun:` line")
+        ) {
             try SourceFile(path: "x.asm", text: "nop\n; asmrun: format elf16\n")
         }
         #expect(throws: SourceError.self) { try SourceFile(path: "x.asm", text: "; asmrun: frobnicate\n") }

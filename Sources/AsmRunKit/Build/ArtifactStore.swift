@@ -69,10 +69,12 @@ public final class ArtifactStore: Sendable {
         self.context = context
         var root = options.enabled ? options.root(environment: context.environment) : nil
         if let candidate = root {
-            let made = (try? FileManager.default.createDirectory(
-                atPath: candidate + "/objects", withIntermediateDirectories: true)) != nil
-            let staging = (try? FileManager.default.createDirectory(
-                atPath: candidate + "/tmp", withIntermediateDirectories: true)) != nil
+            let made =
+                (try? FileManager.default.createDirectory(
+                    atPath: candidate + "/objects", withIntermediateDirectories: true)) != nil
+            let staging =
+                (try? FileManager.default.createDirectory(
+                    atPath: candidate + "/tmp", withIntermediateDirectories: true)) != nil
             if !(made && staging) { root = nil }
         }
         self.root = root

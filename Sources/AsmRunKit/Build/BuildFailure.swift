@@ -42,11 +42,6 @@ public struct BuildFailure: Error, Equatable, LocalizedError, CustomStringConver
         return nil
     }
 
-    public static func == (lhs: BuildFailure, rhs: BuildFailure) -> Bool {
-        lhs.source == rhs.source && lhs.stage == rhs.stage && lhs.output == rhs.output
-            && lhs.hint == rhs.hint
-    }
-
     /// A fix for the errors people hit most, recognised in the tool's output.
     static func hint(for stage: Stage, output: String, plan: BuildPlan) -> String? {
         switch stage {
@@ -59,10 +54,12 @@ public struct BuildFailure: Error, Equatable, LocalizedError, CustomStringConver
             }
         case .link:
             if output.contains("can not be used when making a PIE object") || output.contains("recompile with -fPIE") {
-                return "absolute addresses cannot go into a PIE: write `default rel` and `call printf wrt ..plt`, or link with `--link cc` (which uses -no-pie)"
+                return
+                    "absolute addresses cannot go into a PIE: write `default rel` and `call printf wrt ..plt`, or link with `--link cc` (which uses -no-pie)"
             }
             if plan.linkMode == .ld && output.contains("undefined reference to") {
-                return "a symbol is missing; if the program calls libc (printf, puts), define `main` instead of `_start` and link with `--link cc`"
+                return
+                    "a symbol is missing; if the program calls libc (printf, puts), define `main` instead of `_start` and link with `--link cc`"
             }
             if plan.linkMode == .cc && output.contains("undefined reference to `main'") {
                 return "the C driver needs `main`; a program with `_start` links with `--link ld`"

@@ -29,9 +29,13 @@ struct IncludeScanner {
     }
 
     private func resolve(_ name: String) -> String? {
-        let candidates = name.hasPrefix("/") ? [name] : [name] + searchDirectories.map { directory in
-            directory.hasSuffix("/") ? directory + name : directory + "/" + name
-        }
+        let candidates =
+            name.hasPrefix("/")
+            ? [name]
+            : [name]
+                + searchDirectories.map { directory in
+                    directory.hasSuffix("/") ? directory + name : directory + "/" + name
+                }
         return candidates.first { path in
             var isDirectory: ObjCBool = false
             return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue

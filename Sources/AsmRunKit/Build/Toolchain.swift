@@ -46,7 +46,8 @@ public struct Toolchain: Sendable {
         }
         let names = format == .elf64 ? ["x86_64-linux-gnu-gcc"] : ["i686-linux-gnu-gcc"]
         guard let path = locator.find(anyOf: names) else {
-            let packages = format == .elf64
+            let packages =
+                format == .elf64
                 ? ["gcc-x86-64-linux-gnu", "libc6-dev-amd64-cross"]
                 : ["gcc-i686-linux-gnu", "libc6-dev-i386-cross"]
             throw ToolError(tool: names[0], packages: packages, purpose: "needed to link libc programs on \(host.architecture)")

@@ -26,7 +26,8 @@ enum CacheCommand {
             } else {
                 let entries = maintenance.entries()
                 let bytes = entries.reduce(0) { $0 + $1.bytes }
-                context.console.write("""
+                context.console.write(
+                    """
                     cache: \(root)
                     entries: \(entries.count)
                     size: \(String(format: "%.1f", Double(bytes) / 1_048_576)) MiB (limit \(options.maxBytes >> 20) MiB, least recently used evicted first)

@@ -46,7 +46,8 @@ public struct DoctorCommand: Sendable {
         lines.append("build:")
         for (format, mode) in [(ObjectFormat.elf64, LinkMode.ld), (.elf32, .ld), (.elf64, .cc)] {
             do {
-                let linker = mode == .cc
+                let linker =
+                    mode == .cc
                     ? try toolchain.compilerDriver(for: format)
                     : try toolchain.linker(for: format).path
                 lines.append("  \(format.rawValue) \(mode.rawValue): \(linker)")

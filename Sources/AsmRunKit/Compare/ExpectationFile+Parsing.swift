@@ -9,7 +9,8 @@ extension ExpectationFile {
         var content = TextLines(lines: [])
         var lineNumber = 0
         func fail(_ problem: String) -> SourceError {
-            SourceError(path: "\(path):\(lineNumber)", problem: problem, fix: "fix the line or delete the file and run `asmrun test --update`")
+            SourceError(
+                path: "\(path):\(lineNumber)", problem: problem, fix: "fix the line or delete the file and run `asmrun test --update`")
         }
         func closeBlock() {
             guard let open = block, current != nil else { return }

@@ -26,7 +26,7 @@ public struct ExpectationFile: Sendable, Equatable {
 
     /// The header written into new files.
     public static let defaultHeader = [
-        "# asmrun expectations: `asmrun test --update` records results; edit inputs and holes by hand.",
+        "# asmrun expectations: `asmrun test --update` records results; edit inputs and holes by hand."
     ]
 
     /// Creates an empty file.

@@ -17,7 +17,8 @@ public struct Pattern: Sendable, Equatable {
 
     /// Whether `actual` matches.
     public func matches(_ actual: TextLines) -> Bool {
-        let tailOK = expected.endsWithNewline == actual.endsWithNewline
+        let tailOK =
+            expected.endsWithNewline == actual.endsWithNewline
             || expected.lines.last.map(Self.isLineHole) == true
         return tailOK && Self.matchLines(expected.lines[...], actual.lines[...])
     }

@@ -9,7 +9,8 @@ public enum JUnitReport {
         outcome.reports.forEach { tally.add($0) }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let total = outcome.reports.reduce(0) { $0 + $1.results.count }
-        xml += "<testsuites name=\"asmrun\" tests=\"\(total)\" failures=\"\(tally.failed - tally.errors)\" errors=\"\(tally.errors)\" skipped=\"\(tally.skipped)\" time=\"\(format(seconds))\">\n"
+        xml +=
+            "<testsuites name=\"asmrun\" tests=\"\(total)\" failures=\"\(tally.failed - tally.errors)\" errors=\"\(tally.errors)\" skipped=\"\(tally.skipped)\" time=\"\(format(seconds))\">\n"
         var byProgram: [(String, [CaseReport])] = []
         for report in outcome.reports {
             if byProgram.last?.0 == report.program {
@@ -23,19 +24,23 @@ public enum JUnitReport {
             reports.forEach { suiteTally.add($0) }
             let results = reports.flatMap { report in report.results.map { (report, $0) } }
             let time = results.reduce(0) { $0 + $1.1.duration }
-            xml += "  <testsuite name=\"\(escape(program))\" tests=\"\(results.count)\" failures=\"\(suiteTally.failed - suiteTally.errors)\" errors=\"\(suiteTally.errors)\" skipped=\"\(suiteTally.skipped)\" time=\"\(format(time))\">\n"
+            xml +=
+                "  <testsuite name=\"\(escape(program))\" tests=\"\(results.count)\" failures=\"\(suiteTally.failed - suiteTally.errors)\" errors=\"\(suiteTally.errors)\" skipped=\"\(suiteTally.skipped)\" time=\"\(format(time))\">\n"
             xml += "    <properties><property name=\"complete\" value=\"\(outcome.complete)\"/></properties>\n"
             for (report, result) in results {
-                xml += "    <testcase classname=\"\(escape(program))\" name=\"\(escape("\(report.caseName) [\(result.runner)]"))\" time=\"\(format(result.duration))\""
+                xml +=
+                    "    <testcase classname=\"\(escape(program))\" name=\"\(escape("\(report.caseName) [\(result.runner)]"))\" time=\"\(format(result.duration))\""
                 var body = ""
                 switch result.status {
                 case .pass: break
                 case .skip: body = "      <skipped message=\"\(escape(result.message))\"/>\n"
                 case .xfail: body = "      <system-out>\(escape(result.message))</system-out>\n"
                 case .fail, .timeout:
-                    body = "      <failure type=\"\(result.status.rawValue)\" message=\"\(escape(result.message))\">\(escape(failureText(result, report)))</failure>\n"
+                    body =
+                        "      <failure type=\"\(result.status.rawValue)\" message=\"\(escape(result.message))\">\(escape(failureText(result, report)))</failure>\n"
                 case .error:
-                    body = "      <error type=\"error\" message=\"\(escape(result.message))\">\(escape(failureText(result, report)))</error>\n"
+                    body =
+                        "      <error type=\"error\" message=\"\(escape(result.message))\">\(escape(failureText(result, report)))</error>\n"
                 }
                 xml += body.isEmpty ? "/>\n" : ">\n" + body + "    </testcase>\n"
             }

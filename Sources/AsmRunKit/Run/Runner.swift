@@ -81,7 +81,8 @@ public struct Runner: Sendable, Equatable {
             guard toolchain.host.runsNatively(format) else {
                 throw RunnerUnavailable(
                     runner: "native",
-                    reason: "\(format.rawValue) programs do not run natively on an \(toolchain.host.architecture) host; use `--runner qemu`")
+                    reason: "\(format.rawValue) programs do not run natively on an \(toolchain.host.architecture) host; use `--runner qemu`"
+                )
             }
             return Runner(name: "native", kind: .native)
         case .qemu:

@@ -51,7 +51,8 @@ struct CaseExecutor: Sendable {
         var verdict = judge(observation, against: testCase, runner: runner.name, timeout: timeout)
         if result.outputLimitExceeded {
             verdict.status = .fail
-            verdict.message = "output limit exceeded: more than \(options.outputLimit) bytes on stdout or stderr (raise it with --output-limit)"
+            verdict.message =
+                "output limit exceeded: more than \(options.outputLimit) bytes on stdout or stderr (raise it with --output-limit)"
         }
         verdict.observation = observation
         verdict.duration = result.duration

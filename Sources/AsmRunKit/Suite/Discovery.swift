@@ -35,7 +35,8 @@ struct Discovery {
         var info = stat()
         guard stat(directory, &info) == 0 else { return }
         guard visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else {
-            found.problems.append(SourceError(path: directory, problem: "leads back to a folder already searched (symlink loop)", fix: "remove the link"))
+            found.problems.append(
+                SourceError(path: directory, problem: "leads back to a folder already searched (symlink loop)", fix: "remove the link"))
             return
         }
         let names: [String]
@@ -50,7 +51,8 @@ struct Discovery {
             var entry = stat()
             guard stat(path, &entry) == 0 else {
                 if errno == ELOOP || name.hasSuffix(".asm") {
-                    found.problems.append(SourceError(path: path, problem: errno == ELOOP ? "is a symlink loop" : "is a broken link", fix: "remove the link"))
+                    found.problems.append(
+                        SourceError(path: path, problem: errno == ELOOP ? "is a symlink loop" : "is a broken link", fix: "remove the link"))
                 }
                 continue
             }

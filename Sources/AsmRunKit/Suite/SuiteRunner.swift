@@ -63,7 +63,8 @@ public final class SuiteRunner: Sendable {
             let count = runners[program.source?.format ?? .elf64]?.count ?? 0
             let start = initial.slots.count
             for testCase in program.cases {
-                initial.slots.append(Slot(program: index, testCase: testCase, results: Array(repeating: nil, count: count), remaining: count))
+                initial.slots.append(
+                    Slot(program: index, testCase: testCase, results: Array(repeating: nil, count: count), remaining: count))
             }
             ranges.append(start..<initial.slots.count)
             initial.programRemaining.append(initial.slots.count - start)
@@ -128,11 +129,21 @@ public final class SuiteRunner: Sendable {
             for (runnerIndex, runner) in list.enumerated() {
                 if let reason = source.settings.skipReason(for: runner.name) {
                     complete(slot, runnerIndex, RunnerResult(runner: runner.name, status: .skip, message: reason))
-                    if pendingRuns.withLock({ $0 -= 1; return $0 == 0 }) { artifact.release() }
+                    if pendingRuns.withLock({
+                        $0 -= 1; return $0 == 0
+                    }) {
+                        artifact.release()
+                    }
                     continue
                 }
                 pool.submit(urgent: true) { [self] in
-                    defer { if pendingRuns.withLock({ $0 -= 1; return $0 == 0 }) { artifact.release() } }
+                    defer {
+                        if pendingRuns.withLock({
+                            $0 -= 1; return $0 == 0
+                        }) {
+                            artifact.release()
+                        }
+                    }
                     guard !cancelled.load(ordering: .relaxed) else { return }
                     let result = executor.run(testCase, of: program, source: source, executable: artifact.executable, runner: runner)
                     complete(slot, runnerIndex, result)

@@ -65,7 +65,8 @@ public struct SHA256: Sendable {
         var w = [UInt32](repeating: 0, count: 64)
         let base = block.startIndex
         for i in 0..<16 {
-            w[i] = UInt32(block[base + 4 * i]) << 24 | UInt32(block[base + 4 * i + 1]) << 16
+            w[i] =
+                UInt32(block[base + 4 * i]) << 24 | UInt32(block[base + 4 * i + 1]) << 16
                 | UInt32(block[base + 4 * i + 2]) << 8 | UInt32(block[base + 4 * i + 3])
         }
         for i in 16..<64 {
