@@ -182,7 +182,7 @@ struct HarnessTests {
             result.output.contains("ERROR \(directory)/empty.asm:default [qemu]: \(directory)/empty.asm: is empty; write a program into it")
         )
         #expect(result.output.contains("ERROR \(directory)/syntax.asm:default [qemu]: assembly failed"))
-        #expect(result.output.contains("    \(directory)/syntax.asm:2: error:"))
+        #expect(result.output.contains("\n\(directory)/syntax.asm:2: error:"), "nasm's lines stay unindented")
         #expect(
             result.output.contains(
                 "ERROR \(directory)/broken_expect.asm:default [qemu]: \(directory)/broken_expect.expect:2: status must be"))
@@ -214,6 +214,21 @@ struct HarnessTests {
         #expect(results.map { $0["status"] as? String } == ["fail", "pass"])
         #expect((results[0]["diffs"] as? [String: String])?["stdout"]?.contains("+Hello, World!") == true)
         #expect(results[0]["runner"] as? String == "qemu")
+    }
+
+    @Test func failFastStopsStartingCases() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { TemporaryDirectory.removeTree(directory) }
+        for index in 0..<6 {
+            try Fixture.write(Self.hello, to: directory + "/p\(index).asm")
+            try Fixture.write("[case default]\nstatus: exit 9\n", to: directory + "/p\(index).expect")
+        }
+        let result = Fixture.test([directory, "--fail-fast", "-j", "1", "--runner", "qemu", "--json", directory + "/r.json"])
+        #expect(result.status == 1)
+        #expect(result.output.contains("run incomplete: not every case ran"))
+        #expect(result.output.hasSuffix("0 passed, 1 failed\n"))
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/r.json"))) as! [String: Any]
+        #expect(json["complete"] as? Bool == false)
     }
 
     @Test func githubActionsAnnotations() throws {

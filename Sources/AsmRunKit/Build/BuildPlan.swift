@@ -13,6 +13,19 @@ public struct BuildPlan: Sendable, Equatable {
     /// The link mode after `auto` was decided.
     public var linkMode: LinkMode
 
+    /// A plan from its parts (tests, and callers that compute commands themselves).
+    init(
+        assemble: Command, link: Command, objectPath: String, executablePath: String, format: ObjectFormat,
+        linkMode: LinkMode
+    ) {
+        self.assemble = assemble
+        self.link = link
+        self.objectPath = objectPath
+        self.executablePath = executablePath
+        self.format = format
+        self.linkMode = linkMode
+    }
+
     /// Plans the build of `source` into `outputDirectory`.
     public init(source: SourceFile, toolchain: Toolchain, outputDirectory: String) throws {
         format = source.format

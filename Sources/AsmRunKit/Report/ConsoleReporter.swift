@@ -86,7 +86,8 @@ public final class ConsoleReporter: Sendable {
             for diff in result.diffs {
                 text += indent(diff.stream + ":\n" + colorDiff(diff.text))
             }
-            if !result.detail.isEmpty { text += indent(result.detail + "\n") }
+            // Tool output (nasm's `file:line: error:`) stays unindented for problem matchers.
+            if !result.detail.isEmpty { text += result.detail + "\n" }
             return text
         }
     }

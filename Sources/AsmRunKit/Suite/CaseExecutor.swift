@@ -83,7 +83,9 @@ struct CaseExecutor: Sendable {
         if expected.status != observation.status {
             result.diffs.append(("status", "expected \(expected.status.summary), got \(observation.status.summary)\n"))
         }
-        if !result.diffs.isEmpty && !options.update {
+        if !result.diffs.isEmpty && options.update {
+            result.message = "recorded"
+        } else if !result.diffs.isEmpty {
             result.status = .fail
             result.message = result.diffs.map(\.stream).joined(separator: ", ") + " differ" + (result.diffs.count == 1 ? "s" : "")
         }

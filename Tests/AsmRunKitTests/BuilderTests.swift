@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@testable import AsmRunKit
+
+/// The builder's error handling, with a scripted launcher instead of nasm and the linker.
+@Suite struct BuilderTests {
+    private let plan = BuildPlan(
+        assemble: Command("nasm", ["p.asm"]), link: Command("cc", ["-no-pie"]), objectPath: "/o/p.o",
+        executablePath: "/o/p", format: .elf64, linkMode: .cc)
+
+    private func failing(_ tool: String, _ message: String) -> (match: (Command) -> Bool, result: ProcessResult) {
+        ({ $0.executable == tool }, ProcessResult(termination: .exited(1), stderr: Array(message.utf8)))
+    }
+
+    private let ok = { (tool: String) -> (match: (Command) -> Bool, result: ProcessResult) in
+        ({ $0.executable == tool }, ProcessResult(termination: .exited(0)))
+    }
+
+    @Test func pieRelocationErrorGetsAHint() throws {
+        let message =
+            "/usr/bin/ld: p.o: relocation R_X86_64_32S against `.data' can not be used when making a PIE object; recompile with -fPIE\n"
+        let launcher = ScriptedLauncher([ok("nasm"), failing("cc", message)])
+        #expect(throws: BuildFailure.self) { try Builder(launcher: launcher).build(plan, source: "p.asm") }
+        do {
+            try Builder(launcher: ScriptedLauncher([ok("nasm"), failing("cc", message)])).build(plan, source: "p.asm")
+        } catch let failure as BuildFailure {
+            #expect(failure.stage == .link)
+            #expect(failure.description.hasPrefix("/usr/bin/ld: p.o: relocation"))
+            #expect(
+                failure.description.contains("asmrun: p.asm: link failed: absolute addresses cannot go into a PIE: write `default rel`"))
+        }
+        #expect(launcher.calls.map(\.executable) == ["nasm", "cc"])
+    }
+
+    @Test func assemblyFailureStopsBeforeTheLinker() throws {
+        let launcher = ScriptedLauncher([failing("nasm", "p.asm:3: error: instruction not supported in 64-bit mode\n")])
+        do {
+            try Builder(launcher: launcher).build(plan, source: "p.asm")
+            Issue.record("expected a failure")
+        } catch let failure as BuildFailure {
+            #expect(failure.stage == .assemble)
+            #expect(failure.location! == ("p.asm", 3))
+            #expect(failure.hint?.contains("format elf32") == true)
+        }
+        #expect(launcher.calls.count == 1, "the linker never ran")
+    }
+}
