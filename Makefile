@@ -60,5 +60,10 @@ install: build
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/asmrun
 
+# Benchmarks asmrun against a shell loop, make, lit and turnt; writes BENCHMARKS.md.
+bench: deps build
+	@python3 -c "import lit, turnt" 2>/dev/null || python3 -m pip install --quiet lit turnt
+	python3 Tests/Benchmarks/bench.py $(BIN) --out BENCHMARKS.md
+
 clean:
 	rm -rf .build

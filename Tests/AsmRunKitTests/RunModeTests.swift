@@ -164,7 +164,10 @@ struct RunModeTests {
         // A corrupted entry is rebuilt, not trusted.
         let objects = cache + "/objects"
         for entry in try FileManager.default.contentsOfDirectory(atPath: objects) {
-            try Fixture.write("garbage", to: objects + "/" + entry + "/exe")
+            let path = objects + "/" + entry
+            var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            bytes[100] ^= 0xff
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
         }
         let third = try Fixture.asmrun([corpus + "/hello.asm", "-v", "--cache-dir", cache])
         #expect(third.stdout == "Hello, World!\n")

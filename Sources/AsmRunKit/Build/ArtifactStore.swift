@@ -31,7 +31,7 @@ extension RunOptions {
     public var cacheOptions: CacheOptions { CacheOptions(enabled: useCache, directory: cacheDirectory) }
 }
 
-/// A linked executable ready to run, in a private folder of this asmrun process.
+/// A linked executable ready to run: a private copy owned by this asmrun process.
 public struct Artifact: Sendable {
     /// Its path.
     public let executable: String
@@ -39,24 +39,18 @@ public struct Artifact: Sendable {
     public let plan: BuildPlan
     /// It came from the cache: nasm and the linker did not run.
     public let cached: Bool
-    private let folder: String
-
-    init(executable: String, plan: BuildPlan, cached: Bool, folder: String) {
-        self.executable = executable
-        self.plan = plan
-        self.cached = cached
-        self.folder = folder
-    }
 
     /// Removes the private copy.
-    public func release() { TemporaryDirectory.removeTree(folder) }
+    public func release() { unlink(executable) }
 }
 
 /// Builds programs into a content-addressed cache: the key covers the source, every file it
-/// includes, the tools (path, size, mtime) and every flag. Entries are renamed into place
-/// whole and checked against a stored digest before use; a bad one is rebuilt.
+/// includes, the tools (path, size, mtime) and every flag. An entry is one file, `objects/KEY`:
+/// the executable followed by its SHA-256, renamed into place whole and checked before every
+/// use; a missing or corrupt entry is rebuilt. Objects and private copies live in scratch.
 public final class ArtifactStore: Sendable {
-    private let root: String?
+    /// The cache folder, or `nil` when caching is off.
+    public let root: String?
     private let options: CacheOptions
     private let context: Context
     private let scratch: String
@@ -69,13 +63,10 @@ public final class ArtifactStore: Sendable {
         self.context = context
         var root = options.enabled ? options.root(environment: context.environment) : nil
         if let candidate = root {
-            let made =
-                (try? FileManager.default.createDirectory(
-                    atPath: candidate + "/objects", withIntermediateDirectories: true)) != nil
-            let staging =
-                (try? FileManager.default.createDirectory(
-                    atPath: candidate + "/tmp", withIntermediateDirectories: true)) != nil
-            if !(made && staging) { root = nil }
+            for folder in ["/objects", "/tmp"] where (try? FileManager.default.createDirectory(
+                atPath: candidate + folder, withIntermediateDirectories: true)) == nil {
+                root = nil
+            }
         }
         self.root = root
         scratch = try TemporaryDirectory(prefix: "build", environment: context.environment).path
@@ -94,53 +85,34 @@ public final class ArtifactStore: Sendable {
         _ source: SourceFile, toolchain: Toolchain, trace: (@Sendable (Command) -> Void)? = nil
     ) throws -> Artifact {
         let index = counter.add(1, ordering: .relaxed).newValue
-        let folder = scratch + "/\(index)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        let destination = folder + "/" + source.stem
+        let executable = scratch + "/\(index)-\(source.stem)"
+        let object = executable + ".o"
+        let plan = try BuildPlan(source: source, toolchain: toolchain, objectPath: object, executablePath: executable)
         let builder = Builder(launcher: context.launcher, trace: trace)
+        defer { unlink(object) }
         guard let root else {
-            let plan = try BuildPlan(source: source, toolchain: toolchain, outputDirectory: folder)
             try builder.build(plan, source: source.path)
-            return Artifact(executable: plan.executablePath, plan: plan, cached: false, folder: folder)
+            return Artifact(executable: executable, plan: plan, cached: false)
         }
-        let key = try cacheKey(source, toolchain)
-        let entry = root + "/objects/" + key
-        if CacheEntry(path: entry).isValid(), link(entry + "/exe", destination) {
-            utimes(entry, nil)
-            let plan = try BuildPlan(source: source, toolchain: toolchain, outputDirectory: folder)
-            return Artifact(executable: destination, plan: plan, cached: true, folder: folder)
+        let entry = CacheEntry(path: root + "/objects/" + (try cacheKey(source, plan)))
+        if let bytes = entry.read(), FileCopy.write(bytes, to: executable, mode: 0o755) {
+            utimes(entry.path, nil)
+            return Artifact(executable: executable, plan: plan, cached: true)
         }
-        let staging = try TemporaryDirectory(prefix: "entry", environment: ["TMPDIR": root + "/tmp"]).path
-        defer { TemporaryDirectory.removeTree(staging) }
-        let plan = try BuildPlan(source: source, toolchain: toolchain, outputDirectory: staging)
         try builder.build(plan, source: source.path)
-        guard rename(plan.executablePath, staging + "/exe") == 0 else {
-            throw SourceError(path: staging, problem: "cannot store the build", fix: "check the cache folder")
-        }
-        unlink(plan.objectPath)
-        try CacheEntry(path: staging).seal()
-        guard link(staging + "/exe", destination) else {
-            throw SourceError(path: destination, problem: "cannot be created", fix: "check TMPDIR")
-        }
-        CacheEntry.install(staging, at: entry)
-        stored.store(true, ordering: .relaxed)
-        let finalPlan = try BuildPlan(source: source, toolchain: toolchain, outputDirectory: folder)
-        return Artifact(executable: destination, plan: finalPlan, cached: false, folder: folder)
+        let staging = root + "/tmp/" + (entry.path as NSString).lastPathComponent + ".\(getpid()).\(index)"
+        if entry.install(executable: executable, staging: staging) { stored.store(true, ordering: .relaxed) }
+        return Artifact(executable: executable, plan: plan, cached: false)
     }
 
-    private func link(_ from: String, _ to: String) -> Bool {
-        if Glibc.link(from, to) == 0 { return true }
-        return (try? AtomicFile.copy(from, to: to)) != nil
-    }
-
-    private func cacheKey(_ source: SourceFile, _ toolchain: Toolchain) throws -> String {
-        let plan = try BuildPlan(source: source, toolchain: toolchain, outputDirectory: "@")
+    private func cacheKey(_ source: SourceFile, _ plan: BuildPlan) throws -> String {
+        let neutral = plan.relocated(objectPath: "@object", executablePath: "@executable")
         guard let data = FileManager.default.contents(atPath: source.path) else {
             throw SourceError(path: source.path, problem: "cannot be read", fix: "check its permissions")
         }
         var digest = SHA256()
-        digest.update(field: "asmrun-cache-1")
-        for command in [plan.assemble, plan.link] {
+        digest.update(field: "asmrun-cache-2")
+        for command in [neutral.assemble, neutral.link] {
             digest.update(field: command.executable)
             digest.update(field: Self.identity(of: command.executable))
             for argument in command.arguments { digest.update(field: argument) }

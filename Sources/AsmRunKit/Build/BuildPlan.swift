@@ -26,12 +26,19 @@ public struct BuildPlan: Sendable, Equatable {
         self.linkMode = linkMode
     }
 
-    /// Plans the build of `source` into `outputDirectory`.
+    /// Plans the build of `source` into `outputDirectory` (`NAME.o`, `NAME`).
     public init(source: SourceFile, toolchain: Toolchain, outputDirectory: String) throws {
+        try self.init(
+            source: source, toolchain: toolchain, objectPath: outputDirectory + "/" + source.stem + ".o",
+            executablePath: outputDirectory + "/" + source.stem)
+    }
+
+    /// Plans the build of `source` with explicit output paths.
+    public init(source: SourceFile, toolchain: Toolchain, objectPath: String, executablePath: String) throws {
         format = source.format
         linkMode = source.resolvedLink
-        objectPath = outputDirectory + "/" + source.stem + ".o"
-        executablePath = outputDirectory + "/" + source.stem
+        self.objectPath = objectPath
+        self.executablePath = executablePath
         var nasmArguments = ["-f", format.rawValue]
         for directory in [source.directory] + source.settings.includeDirectories {
             nasmArguments += ["-I", directory.hasSuffix("/") ? directory : directory + "/"]
@@ -54,5 +61,19 @@ public struct BuildPlan: Sendable, Equatable {
         let linker = try toolchain.linker(for: format)
         let emulation = format == .elf64 ? "elf_x86_64" : "elf_i386"
         return Command(linker.path, ["-m", emulation, "-z", "noexecstack", "-o", executable, object])
+    }
+
+    /// The same plan writing to other paths (the commands are otherwise unchanged).
+    public func relocated(objectPath newObject: String, executablePath newExecutable: String) -> BuildPlan {
+        func move(_ command: Command) -> Command {
+            var moved = command
+            moved.arguments = command.arguments.map {
+                $0 == objectPath ? newObject : $0 == executablePath ? newExecutable : $0
+            }
+            return moved
+        }
+        return BuildPlan(
+            assemble: move(assemble), link: move(link), objectPath: newObject, executablePath: newExecutable,
+            format: format, linkMode: linkMode)
     }
 }

@@ -57,7 +57,7 @@ public struct PosixLauncher: ProcessLaunching {
                     request.new_process_group = options.newProcessGroup ? 1 : 0
                     request.cgroup_procs = cgroup
                     request.limits = options.limits.cLimits
-                    return asmrun_spawn(&request, &pid)
+                    return SpawnGate.shared.spawning { asmrun_spawn(&request, &pid) }
                 }
             }
         }

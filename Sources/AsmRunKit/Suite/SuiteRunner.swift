@@ -79,10 +79,12 @@ public final class SuiteRunner: Sendable {
     /// Runs everything and returns when all started work is done.
     func run() -> SuiteOutcome {
         let pool = WorkPool(workers: options.jobs)
-        for index in programs.indices {
+        var timings = Timings(cacheRoot: store.root)
+        for index in timings.order(programs) {
             pool.submit { [self] in buildAndSchedule(index, pool) }
         }
         pool.run()
+        timings.save(programDurations())
         return state.withLock { state in
             let complete = state.emitted.count == state.slots.count
             // Emit what finished after a gap left by cancelled cases.
@@ -90,6 +92,20 @@ public final class SuiteRunner: Sendable {
                 state.emitted.append(state.finished[key]!)
             }
             return SuiteOutcome(reports: state.emitted, complete: complete, updatedFiles: state.updatedFiles.sorted())
+        }
+    }
+
+    /// Build plus run time per program that ran completely.
+    private func programDurations() -> [String: Double] {
+        state.withLock { state in
+            var durations: [String: Double] = [:]
+            for (index, range) in slotRanges.enumerated() where state.programRemaining[index] == 0 && !range.isEmpty {
+                let runs = state.slots[range].reduce(0) { total, slot in
+                    total + slot.results.reduce(0) { $0 + ($1?.duration ?? 0) }
+                }
+                durations[programs[index].path] = state.slots[range.lowerBound].buildDuration + runs
+            }
+            return durations
         }
     }
 

@@ -6,6 +6,13 @@ import Glibc
 public enum AtomicFile {
     /// Writes `bytes` to `path` atomically with `mode` permissions.
     public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
+        if mode & 0o111 != 0 {
+            return try SpawnGate.shared.writingExecutable { try writeFile(bytes, to: path, mode: mode) }
+        }
+        try writeFile(bytes, to: path, mode: mode)
+    }
+
+    private static func writeFile(_ bytes: [UInt8], to path: String, mode: mode_t) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         var template = Array("\(directory.isEmpty ? "." : directory)/.\(name).asmrun-XXXXXX".utf8CString)

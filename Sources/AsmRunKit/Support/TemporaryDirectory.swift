@@ -6,9 +6,9 @@ public struct TemporaryDirectory: Sendable {
     /// Its absolute path.
     public let path: String
 
-    /// Creates `asmrun-<prefix>-XXXXXX`.
+    /// Creates `asmrun-<prefix>-XXXXXX` in the scratch location (see `ScratchLocation`).
     public init(prefix: String = "run", environment: [String: String] = [:]) throws {
-        let base = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let base = ScratchLocation.base(environment: environment)
         var template = Array("\(base)/asmrun-\(prefix)-XXXXXX".utf8CString)
         guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw SourceError(
