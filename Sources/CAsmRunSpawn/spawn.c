@@ -5,10 +5,14 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <unistd.h>
 
 static void set_limit(int resource, long long value) {
@@ -64,6 +68,9 @@ static void child(const asmrun_spawn_request *r, volatile int *error) {
             close(fd);
         }
     }
+    /* After joining the cgroup: the mount namespace has the cgroup file system read-only. */
+    if (r->net_ns_fd >= 0 && setns(r->net_ns_fd, CLONE_NEWNET) != 0) goto fail;
+    if (r->mnt_ns_fd >= 0 && setns(r->mnt_ns_fd, CLONE_NEWNS) != 0) goto fail;
     setrlimit(RLIMIT_CORE, &no_core);
     set_limit(RLIMIT_AS, r->limits.address_space);
     set_limit(RLIMIT_FSIZE, r->limits.file_size);
@@ -121,4 +128,126 @@ void asmrun_ignore_sigpipe(void) {
 
 int asmrun_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
+}
+
+#ifndef SYS_mount_setattr
+#define SYS_mount_setattr 442
+#endif
+#ifndef MOUNT_ATTR_RDONLY
+#define MOUNT_ATTR_RDONLY 0x00000001
+struct mount_attr {
+    unsigned long long attr_set;
+    unsigned long long attr_clr;
+    unsigned long long propagation;
+    unsigned long long userns_fd;
+};
+#endif
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+
+/* Runs in a forked helper: only async-signal-safe calls, then reports and waits to be killed. */
+static void namespace_helper(const char *writable, int report) {
+    int result[2] = {0, 0};
+    const char *failed = "";
+    if (unshare(CLONE_NEWNET) != 0) {
+        result[0] = errno;
+    }
+    if (unshare(CLONE_NEWNS) != 0) {
+        result[1] = errno;
+    } else if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+               mount(writable, writable, NULL, MS_BIND | MS_REC, NULL) != 0) {
+        result[1] = errno;
+    } else {
+        struct mount_attr readonly;
+        memset(&readonly, 0, sizeof readonly);
+        readonly.attr_set = MOUNT_ATTR_RDONLY;
+        struct mount_attr writable_attr;
+        memset(&writable_attr, 0, sizeof writable_attr);
+        writable_attr.attr_clr = MOUNT_ATTR_RDONLY;
+        if (syscall(SYS_mount_setattr, -1, "/", AT_RECURSIVE, &readonly, sizeof readonly) != 0 ||
+            syscall(SYS_mount_setattr, -1, writable, AT_RECURSIVE, &writable_attr, sizeof writable_attr) != 0) {
+            result[1] = errno;
+        }
+    }
+    (void)failed;
+    if (write(report, result, sizeof result) != (ssize_t)sizeof result) _exit(1);
+    close(report);
+    for (;;) pause();
+}
+
+int asmrun_make_namespaces(const char *writable, int *net_fd, int *mnt_fd, const char **step) {
+    *net_fd = -1;
+    *mnt_fd = -1;
+    *step = "pipe";
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) return errno;
+    *step = "fork";
+    pid_t helper = fork();
+    if (helper < 0) {
+        int saved = errno;
+        close(fds[0]);
+        close(fds[1]);
+        return saved;
+    }
+    if (helper == 0) {
+        close(fds[0]);
+        namespace_helper(writable, fds[1]);
+    }
+    close(fds[1]);
+    int result[2] = {ECHILD, ECHILD};
+    ssize_t got;
+    do { got = read(fds[0], result, sizeof result); } while (got < 0 && errno == EINTR);
+    close(fds[0]);
+    char path[64];
+    if (got == (ssize_t)sizeof result && result[0] == 0) {
+        snprintf(path, sizeof path, "/proc/%d/ns/net", (int)helper);
+        *net_fd = open(path, O_RDONLY | O_CLOEXEC);
+    }
+    if (got == (ssize_t)sizeof result && result[1] == 0) {
+        snprintf(path, sizeof path, "/proc/%d/ns/mnt", (int)helper);
+        *mnt_fd = open(path, O_RDONLY | O_CLOEXEC);
+    }
+    kill(helper, SIGKILL);
+    int status;
+    while (waitpid(helper, &status, 0) < 0 && errno == EINTR) {}
+    if (got != (ssize_t)sizeof result) { *step = "namespace helper"; return ECHILD; }
+    if (result[0] != 0) { *step = "unshare(CLONE_NEWNET)"; return result[0]; }
+    if (result[1] != 0) { *step = "read-only mount namespace"; return result[1]; }
+    *step = "";
+    return 0;
+}
+
+int asmrun_become_subreaper(void) {
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+}
+
+static volatile int interrupt_fd = -1;
+
+static void on_interrupt(int sig) {
+    int saved = errno;
+    unsigned char byte = (unsigned char)sig;
+    if (interrupt_fd >= 0) (void)write(interrupt_fd, &byte, 1);
+    errno = saved;
+}
+
+int asmrun_catch_interrupts(int notify_fd) {
+    interrupt_fd = notify_fd;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    if (sigaction(SIGINT, &action, NULL) != 0 || sigaction(SIGTERM, &action, NULL) != 0) return -1;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    return pthread_sigmask(SIG_UNBLOCK, &set, NULL) == 0 ? 0 : -1;
+}
+
+void asmrun_release_interrupts(void) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    interrupt_fd = -1;
 }

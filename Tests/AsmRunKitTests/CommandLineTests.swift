@@ -5,9 +5,13 @@ import Testing
 
 /// The nasm, ld, cc and qemu command lines, built without spawning anything.
 @Suite struct CommandLineTests {
-    /// A folder of empty executables standing in for the real tools.
+    private static let toolFolder = NSTemporaryDirectory() + "/asmrun-fake-tools-\(getpid())"
+
+    /// A folder of empty executables standing in for the real tools (shared by the suite,
+    /// one subfolder per tool set; removed with the machine's temporary files).
     private func toolchain(host: String, tools: [String]) throws -> Toolchain {
-        let directory = try Fixture.temporaryDirectory()
+        let directory = Self.toolFolder + "/" + tools.joined(separator: "+")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for tool in tools {
             let path = directory + "/" + tool
             _ = FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])

@@ -63,8 +63,11 @@ public final class ArtifactStore: Sendable {
         self.context = context
         var root = options.enabled ? options.root(environment: context.environment) : nil
         if let candidate = root {
-            for folder in ["/objects", "/tmp"] where (try? FileManager.default.createDirectory(
-                atPath: candidate + folder, withIntermediateDirectories: true)) == nil {
+            for folder in ["/objects", "/tmp"]
+            where
+                (try? FileManager.default.createDirectory(
+                    atPath: candidate + folder, withIntermediateDirectories: true)) == nil
+            {
                 root = nil
             }
         }

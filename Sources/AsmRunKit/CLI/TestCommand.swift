@@ -1,3 +1,4 @@
+import CAsmRunSpawn
 import Dispatch
 import Foundation
 import Glibc
@@ -77,13 +78,16 @@ public struct TestCommand: Sendable {
             context.console.error("\(error)")
             return 2
         }
+        let containment = Containment(writable: scratch.path, isolate: options.isolate)
         defer {
+            containment.close()
             store.close()
             scratch.remove()
         }
+        for note in containment.notes { reporter.note("note: \(note)") }
         let runner = SuiteRunner(
             programs: suite.programs, runners: runners, options: options, context: context, store: store,
-            scratch: scratch.path, emit: reporter.caseFinished, note: reporter.note)
+            scratch: scratch.path, containment: containment, emit: reporter.caseFinished, note: reporter.note)
         let interrupts = InterruptHandler { runner.cancel() }
         let outcome = runner.run()
         let interrupted = interrupts.stop()
@@ -136,40 +140,38 @@ public struct TestCommand: Sendable {
 }
 
 /// Ctrl-C and SIGTERM during a suite: the first stops new cases and kills running ones (the
-/// reports are still written, marked incomplete); a second exits at once.
-final class InterruptHandler {
-    private let sources: [any DispatchSourceSignal]
+/// reports are still written, marked incomplete); a second exits at once. A C handler writes
+/// the signal to a pipe; a watcher thread acts on it.
+final class InterruptHandler: Sendable {
     private final class Counter: Sendable {
         let value = Atomic<Int>(0)
     }
 
     private let hits = Counter()
+    private let pipe: (read: Int32, write: Int32)
 
     init(onInterrupt: @escaping @Sendable () -> Void) {
-        let queue = DispatchQueue(label: "asmrun.signals")
-        var sources: [any DispatchSourceSignal] = []
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-            sources.append(source)
-        }
-        self.sources = sources
-        for source in sources {
-            source.setEventHandler { [hits] in
+        var fds: [Int32] = [-1, -1]
+        _ = asmrun_pipe_cloexec(&fds)
+        pipe = (fds[0], fds[1])
+        let hits = self.hits
+        let readEnd = fds[0]
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while read(readEnd, &byte, 1) == 1 {
                 let count = hits.value.add(1, ordering: .relaxed).newValue
                 ActiveChildren.shared.signalAll(SIGKILL)
                 if count > 1 { _exit(130) }
                 onInterrupt()
             }
-            source.resume()
         }
+        _ = asmrun_catch_interrupts(fds[1])
     }
 
     /// Restores default handling; true when an interrupt arrived.
     func stop() -> Bool {
-        for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        asmrun_release_interrupts()
+        close(pipe.write)
         return hits.value.load(ordering: .relaxed) > 0
     }
 }

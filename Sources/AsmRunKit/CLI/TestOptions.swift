@@ -30,6 +30,8 @@ public struct TestOptions: Sendable {
     public var verbose = false
     /// Cache settings.
     public var cache = CacheOptions()
+    /// Run cases without network and with a read-only file system where possible (`--no-isolation` turns it off).
+    public var isolate = true
 
     /// Creates defaults.
     public init() {}
@@ -62,6 +64,7 @@ public struct TestOptions: Sendable {
             case "--json": jsonPath = try scanner.value(for: argument)
             case "-v", "--verbose": verbose = true
             case "--no-cache": cache.enabled = false
+            case "--no-isolation": isolate = false
             case "--cache-dir": cache.directory = try scanner.value(for: argument)
             case let option where option.hasPrefix("-") && option.count > 1:
                 throw UsageError("unknown option \(option); see `asmrun test --help`")

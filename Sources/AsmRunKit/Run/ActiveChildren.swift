@@ -16,6 +16,9 @@ public final class ActiveChildren: Sendable {
         _ = children.withLock { $0.removeValue(forKey: pid) }
     }
 
+    /// Whether `pid` is a child asmrun started and still supervises.
+    public func contains(_ pid: pid_t) -> Bool { children.withLock { $0[pid] != nil } }
+
     /// How many children are running.
     public var count: Int { children.withLock { $0.count } }
 

@@ -24,6 +24,14 @@ public struct ResourceLimits: Sendable, Equatable, Codable {
     }
 }
 
+/// Descriptors of namespaces prepared by `Isolation`, entered by each child.
+public struct Namespaces: Sendable, Equatable {
+    /// A network namespace without interfaces, or -1.
+    public var networkNamespace: Int32
+    /// A mount namespace where only the scratch folder is writable, or -1.
+    public var mountNamespace: Int32
+}
+
 /// Where a child's standard input comes from.
 public enum InputSource: Sendable, Equatable {
     /// asmrun's own standard input (the terminal in run mode).
@@ -112,6 +120,8 @@ public struct LaunchOptions: Sendable, Equatable {
     public var limits = ResourceLimits()
     /// A cgroup `cgroup.procs` file the child joins before exec.
     public var cgroupProcs: String?
+    /// Namespaces the child enters before exec (no network, read-only file system).
+    public var isolation: Namespaces?
 
     /// Creates default options: empty stdin, both outputs captured, no timeout.
     public init() {}

@@ -23,7 +23,6 @@ public struct PosixLauncher: ProcessLaunching {
         let start = monotonicSeconds()
         let pid = try spawn(executable, command, options, pipes)
         pipes.closeChildEnds()
-        ActiveChildren.shared.insert(pid, group: options.newProcessGroup)
         defer { ActiveChildren.shared.remove(pid) }
         var supervisor = Supervisor(pid: pid, options: options, pipes: pipes, start: start)
         let result = supervisor.run()
@@ -56,8 +55,14 @@ public struct PosixLauncher: ProcessLaunching {
                     request.stderr_fd = pipes.childStderr
                     request.new_process_group = options.newProcessGroup ? 1 : 0
                     request.cgroup_procs = cgroup
+                    request.net_ns_fd = options.isolation?.networkNamespace ?? -1
+                    request.mnt_ns_fd = options.isolation?.mountNamespace ?? -1
                     request.limits = options.limits.cLimits
-                    return SpawnGate.shared.spawning { asmrun_spawn(&request, &pid) }
+                    return SpawnGate.shared.spawning {
+                        let code = asmrun_spawn(&request, &pid)
+                        if code == 0 { ActiveChildren.shared.insert(pid, group: options.newProcessGroup) }
+                        return code
+                    }
                 }
             }
         }

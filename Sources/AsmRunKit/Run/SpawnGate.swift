@@ -5,7 +5,8 @@ import Glibc
 /// A child forked while another thread has an executable open for writing inherits that
 /// descriptor until its own `exec` closes it; exec'ing the file in that window fails with
 /// ETXTBSY ("Text file busy"). Spawns hold the gate shared (vfork returns only after the
-/// child's exec), writers of executables hold it exclusively from `open` to `close`.
+/// child's exec), writers of executables hold it exclusively from `open` to `close`. The orphan
+/// scan holds it too: a spawned child is registered before the gate opens again.
 final class SpawnGate: @unchecked Sendable {
     static let shared = SpawnGate()
 
@@ -24,7 +25,10 @@ final class SpawnGate: @unchecked Sendable {
     }
 
     /// Runs the open-write-close of an executable file while no spawn is in progress.
-    func writingExecutable<T>(_ body: () throws -> T) rethrows -> T {
+    func writingExecutable<T>(_ body: () throws -> T) rethrows -> T { try exclusive(body) }
+
+    /// Runs `body` while no spawn is in progress.
+    func exclusive<T>(_ body: () throws -> T) rethrows -> T {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         return try body()

@@ -69,12 +69,35 @@ struct Supervisor {
                 }
             }
         }
+        drainReadyData(&buffer)
         if termination == nil { reap(blocking: true) }
         flushForwarded()
         return ProcessResult(
             termination: timedOut ? .timedOut : termination ?? .signaled(SIGKILL),
             stdout: stdout.bytes, stderr: stderr.bytes, outputLimitExceeded: limitExceeded,
             duration: monotonicSeconds() - start)
+    }
+
+    /// Reads whatever is already in the pipes without waiting: output the program wrote before it
+    /// exited is never lost, even when this thread was descheduled past the drain deadline.
+    /// Only a descendant that keeps a pipe open can still be writing, and it is not waited for.
+    private mutating func drainReadyData(_ buffer: inout [UInt8]) {
+        for which in 0..<2 {
+            let fd = which == 0 ? pipes.stdoutReader : pipes.stderrReader
+            guard fd >= 0 else { continue }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            var current = fd
+            for _ in 0..<32 where current >= 0 {
+                errno = 0
+                var capture = which == 0 ? stdout : stderr
+                let sink = which == 0 ? options.stdout : options.stderr
+                let next = read(current, into: &capture, sink: sink, buffer: &buffer)
+                if which == 0 { stdout = capture } else { stderr = capture }
+                if next >= 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+                current = next
+            }
+            if which == 0 { pipes.stdoutReader = current } else { pipes.stderrReader = current }
+        }
     }
 
     private func pollTimeout(now: Double) -> Int32 {

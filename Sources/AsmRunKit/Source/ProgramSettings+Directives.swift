@@ -3,7 +3,7 @@ extension ProgramSettings {
     public static let directiveSummary = """
         format elf64|elf32, link auto|ld|cc, define NAME[=VALUE], include DIR, timeout SECONDS, \
         skip RUNNER|all [REASON], xfail RUNNER|all [REASON], qemu-cpu MODEL, include-only, \
-        limit memory|file-size|cpu|processes|open-files VALUE
+        limit memory|file-size|cpu|processes|open-files|output VALUE
         """
 
     /// Applies one directive, e.g. `format elf32`; `location` is `file:line` for errors.
@@ -49,7 +49,11 @@ extension ProgramSettings {
             guard let text = arguments.dropFirst().first, let value = Self.parseSize(text) else {
                 throw invalid(location, "`limit \(name)` needs a value such as 256M or 100")
             }
-            try limits.set(name, value, at: location)
+            if name == "output" {
+                outputLimit = value
+            } else {
+                try limits.set(name, value, at: location)
+            }
         default:
             throw invalid(location, "unknown asmrun directive `\(key)` (known: \(Self.directiveSummary))")
         }
@@ -74,7 +78,7 @@ extension ResourceLimits {
         case "processes": processes = value
         case "open-files": openFiles = value
         default:
-            throw invalid(location, "unknown limit `\(name)` (use memory, file-size, cpu, processes or open-files)")
+            throw invalid(location, "unknown limit `\(name)` (use memory, file-size, cpu, processes, open-files or output)")
         }
     }
 }

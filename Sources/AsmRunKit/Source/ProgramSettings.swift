@@ -38,6 +38,8 @@ public struct ProgramSettings: Sendable, Equatable {
     public var includeOnly = false
     /// Resource limits that replace the defaults for this program's cases.
     public var limits = ResourceLimits()
+    /// Bytes kept per output stream, replacing `--output-limit`.
+    public var outputLimit: Int?
 
     /// Creates default settings.
     public init() {}

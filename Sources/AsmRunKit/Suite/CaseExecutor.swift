@@ -7,10 +7,16 @@ struct CaseExecutor: Sendable {
     let options: TestOptions
     /// The folder under which each case gets its own working directory.
     let scratch: String
+    /// Cgroups, namespaces and orphan handling for the cases.
+    let containment: Containment?
 
     /// The defaults every case gets unless its program says otherwise (see README "Limits").
-    static func defaultLimits(timeout: Double) -> ResourceLimits {
-        ResourceLimits(fileSize: 64 << 20, cpuSeconds: Int(timeout.rounded(.up)) + 5, openFiles: 256)
+    /// Emulators need more address space than the program: qemu-i386 reserves the whole 4 GiB
+    /// guest space up front and qemu's translation buffer takes more.
+    static func defaultLimits(timeout: Double, processes: Int?, native: Bool) -> ResourceLimits {
+        ResourceLimits(
+            addressSpace: native ? 1 << 30 : 6 << 30, fileSize: 64 << 20, cpuSeconds: Int(timeout.rounded(.up)) + 5,
+            processes: processes, openFiles: 256)
     }
 
     func run(_ testCase: TestCase, of program: TestProgram, source: SourceFile, executable: String, runner: Runner) -> RunnerResult {
@@ -36,13 +42,21 @@ struct CaseExecutor: Sendable {
         command.environment = environment(for: testCase, home: workspace.path)
         var launch = LaunchOptions()
         launch.stdin = .bytes(testCase.stdin.bytes)
-        launch.stdout = .capture(limit: options.outputLimit)
-        launch.stderr = .capture(limit: options.outputLimit)
+        let outputLimit = source.settings.outputLimit ?? options.outputLimit
+        launch.stdout = .capture(limit: outputLimit)
+        launch.stderr = .capture(limit: outputLimit)
         launch.timeout = timeout
-        launch.limits = merged(Self.defaultLimits(timeout: timeout), source.settings.limits)
+        launch.limits = merged(
+            Self.defaultLimits(timeout: timeout, processes: containment?.processLimit, native: runner.kind == .native),
+            source.settings.limits)
+        let scope = containment?.beginCase()
+        launch.cgroupProcs = scope?.procsFile
+        launch.isolation = containment?.namespaces
+        let launched = Result { try context.launcher.run(command, options: launch) }
+        let leftovers = scope.map { containment?.endCase($0) ?? 0 } ?? 0
         let result: ProcessResult
         do {
-            result = try context.launcher.run(command, options: launch)
+            result = try launched.get()
         } catch {
             return RunnerResult(runner: runner.name, status: .error, message: "\(error)")
         }
@@ -53,6 +67,10 @@ struct CaseExecutor: Sendable {
             verdict.status = .fail
             verdict.message =
                 "output limit exceeded: more than \(options.outputLimit) bytes on stdout or stderr (raise it with --output-limit)"
+        }
+        if leftovers > 0 {
+            verdict.detail = "asmrun ended \(leftovers) process\(leftovers == 1 ? "" : "es") the program left running"
+            if verdict.message.isEmpty { verdict.message = verdict.detail }
         }
         verdict.observation = observation
         verdict.duration = result.duration

@@ -46,7 +46,8 @@ public final class SuiteRunner: Sendable {
     /// Prepares a run; `emit` receives each case in order, `note` one-line remarks.
     init(
         programs: [TestProgram], runners: [ObjectFormat: [Runner]], options: TestOptions, context: Context,
-        store: ArtifactStore, scratch: String, emit: @escaping @Sendable (CaseReport) -> Void,
+        store: ArtifactStore, scratch: String, containment: Containment?,
+        emit: @escaping @Sendable (CaseReport) -> Void,
         note: @escaping @Sendable (String) -> Void
     ) {
         self.programs = programs
@@ -56,7 +57,7 @@ public final class SuiteRunner: Sendable {
         self.store = store
         self.emit = emit
         self.note = note
-        executor = CaseExecutor(context: context, options: options, scratch: scratch)
+        executor = CaseExecutor(context: context, options: options, scratch: scratch, containment: containment)
         var initial = State()
         var ranges: [Range<Int>] = []
         for (index, program) in programs.enumerated() {

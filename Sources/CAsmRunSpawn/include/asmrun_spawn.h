@@ -23,6 +23,8 @@ typedef struct {
     int stderr_fd;
     int new_process_group;       // 1: setpgid(0, 0) in the child
     const char *cgroup_procs;    // a cgroup.procs file to join before exec, or NULL
+    int net_ns_fd;               // a network namespace to enter (setns), or -1
+    int mnt_ns_fd;               // a mount namespace to enter (setns), or -1
     asmrun_limits limits;
 } asmrun_spawn_request;
 
@@ -33,6 +35,22 @@ int asmrun_spawn(const asmrun_spawn_request *request, pid_t *pid);
 
 /// pidfd_open(2); returns -1 where the kernel lacks it.
 int asmrun_pidfd_open(pid_t pid);
+
+/// Creates the namespaces children run in: a network namespace with no interfaces up, and a
+/// mount namespace where everything is read-only except `writable` (a folder). Needs root.
+/// Stores close-on-exec descriptors of both; returns 0, or the errno of the first failing step
+/// (`*step` names it). A namespace whose step failed is returned as -1.
+int asmrun_make_namespaces(const char *writable, int *net_fd, int *mnt_fd, const char **step);
+
+/// Catches SIGINT and SIGTERM with a handler that writes the signal number as one byte to
+/// `notify_fd` (async-signal-safe), and unblocks both in the calling thread. Returns 0 or -1.
+int asmrun_catch_interrupts(int notify_fd);
+
+/// Restores the default actions of SIGINT and SIGTERM.
+void asmrun_release_interrupts(void);
+
+/// Makes this process the reaper of orphaned descendants (prctl PR_SET_CHILD_SUBREAPER).
+int asmrun_become_subreaper(void);
 
 /// pipe2(fds, O_CLOEXEC); returns 0 or -1 with errno set.
 int asmrun_pipe_cloexec(int fds[2]);

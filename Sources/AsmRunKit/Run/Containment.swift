@@ -1,0 +1,150 @@
+import CAsmRunSpawn
+import Foundation
+import Glibc
+import Synchronization
+
+/// Keeps test cases from hurting the run or the machine, with every layer the host allows:
+/// - a process group per case (always), ended whole when the case ends;
+/// - a pids cgroup per case (root, cgroup v1 or v2): bounds process counts, which root's
+///   RLIMIT_NPROC does not, and ends escaped daemons (`setsid`) too;
+/// - otherwise RLIMIT_NPROC, and asmrun as child subreaper ending orphans after each case;
+/// - namespaces (root): no network, and a file system that is read-only except the scratch folder.
+/// A layer that is not available is reported once in `notes`, never as a failure.
+public final class Containment: Sendable {
+    /// Namespaces every case enters, when available.
+    public let namespaces: Namespaces?
+    /// One line per unavailable layer, saying why.
+    public let notes: [String]
+    /// One line per active layer.
+    public let active: [String]
+    private let cgroups: CgroupTree?
+    private let counter = Atomic<Int>(0)
+    /// RLIMIT_NPROC for cases when no cgroup bounds them (non-root: counts all the user's processes).
+    let processLimit: Int?
+
+    /// Processes one case may have at once (pids.max, or added to the user's count for RLIMIT_NPROC).
+    public static let maxProcesses = 256
+
+    /// Sets up what this host allows; `writable` is the only folder cases may write to.
+    public init(writable: String, isolate: Bool = true) {
+        var notes: [String] = []
+        var active = ["process group per case, ended with the case"]
+        let root = geteuid() == 0
+        if root, let tree = CgroupTree.create() {
+            cgroups = tree
+            processLimit = nil
+            active.append("pids cgroup per case (\(tree.kind), pids.max \(Self.maxProcesses)) ending every process it holds")
+        } else {
+            cgroups = nil
+            _ = asmrun_become_subreaper()
+            processLimit = Self.userProcessCount() + Self.maxProcesses
+            notes.append(
+                root
+                    ? "no writable pids cgroup: process counts are not bounded for root (RLIMIT_NPROC does not apply)"
+                    : "not root: process counts bounded by RLIMIT_NPROC; escaped daemons ended through the subreaper")
+        }
+        var namespaces: Namespaces?
+        if isolate && root {
+            var net: Int32 = -1
+            var mnt: Int32 = -1
+            var step: UnsafePointer<CChar>?
+            let code = writable.withCString { asmrun_make_namespaces($0, &net, &mnt, &step) }
+            if net >= 0 || mnt >= 0 { namespaces = Namespaces(networkNamespace: net, mountNamespace: mnt) }
+            if net >= 0 { active.append("no network (a network namespace without interfaces)") }
+            if mnt >= 0 { active.append("read-only file system except the case folders (a mount namespace)") }
+            if code != 0 {
+                let what = step.map { String(cString: $0) } ?? "namespaces"
+                notes.append("isolation incomplete: \(what) failed (\(String(cString: strerror(code))))")
+            }
+        } else if isolate {
+            notes.append("not root: cases run with the network and file system of the user")
+        }
+        self.namespaces = namespaces
+        self.notes = notes
+        self.active = active
+    }
+
+    /// Starts a case: its cgroup (if any) is created; pass `procsFile` to the launcher.
+    func beginCase() -> CaseScope {
+        guard let cgroups else { return CaseScope(cgroup: nil) }
+        let index = counter.add(1, ordering: .relaxed).newValue
+        return CaseScope(cgroup: cgroups.makeCase(index, maxProcesses: Self.maxProcesses))
+    }
+
+    /// Ends whatever the case left running (escaped daemons included) and removes its cgroup.
+    /// Returns how many processes had to be killed.
+    @discardableResult
+    func endCase(_ scope: CaseScope) -> Int {
+        if let cgroup = scope.cgroup { return cgroups?.killAll(in: cgroup) ?? 0 }
+        guard cgroups == nil else { return 0 }
+        return Self.endStrays(wait: false)
+    }
+
+    /// Removes the cgroup tree and closes the namespace descriptors.
+    public func close() {
+        cgroups?.remove()
+        if cgroups == nil { Self.endStrays(wait: true) }
+        if let namespaces {
+            if namespaces.networkNamespace >= 0 { Glibc.close(namespaces.networkNamespace) }
+            if namespaces.mountNamespace >= 0 { Glibc.close(namespaces.mountNamespace) }
+        }
+    }
+
+    /// Children of asmrun that asmrun did not start: orphans of a case, handed to the subreaper.
+    static func strayChildren() -> [(pid: pid_t, zombie: Bool)] {
+        let me = getpid()
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { name in
+            guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            guard fields.count > 1, pid_t(fields[1]) == me, !ActiveChildren.shared.contains(pid) else { return nil }
+            return (pid, fields[0] == "Z")
+        }
+    }
+
+    /// Kills and reaps orphans handed to asmrun as subreaper. Runs with spawns held off, so a
+    /// child between its spawn and its registration is never mistaken for an orphan.
+    @discardableResult
+    static func endStrays(wait: Bool) -> Int {
+        SpawnGate.shared.exclusive {
+            var killed = 0
+            for round in 0..<(wait ? 500 : 1) {
+                let strays = strayChildren()
+                if strays.isEmpty { break }
+                for stray in strays {
+                    var status: Int32 = 0
+                    if stray.zombie {
+                        _ = waitpid(stray.pid, &status, WNOHANG)
+                    } else {
+                        if round == 0 { killed += 1 }
+                        kill(stray.pid, SIGKILL)
+                    }
+                }
+                if wait { usleep(1000) }
+            }
+            return killed
+        }
+    }
+
+    private static func userProcessCount() -> Int {
+        let uid = getuid()
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        var count = 0
+        for name in entries where Int(name) != nil {
+            var info = stat()
+            if stat("/proc/" + name, &info) == 0 && info.st_uid == uid { count += 1 }
+        }
+        return count
+    }
+}
+
+/// A case's containment handle.
+struct CaseScope: Sendable {
+    /// The case's cgroup folder, when cgroups are in use.
+    let cgroup: String?
+
+    /// The `cgroup.procs` file the child joins.
+    var procsFile: String? { cgroup.map { $0 + "/cgroup.procs" } }
+}

@@ -1,0 +1,28 @@
+; Leaves a daemon behind: forks, the child calls setsid (leaving the process group) and forks
+; again, and the grandchild sleeps 20 s before writing a file. The program itself exits 0 at
+; once. Nothing may survive the case: the daemon is ended with it.
+%include "sys.inc"
+section .data
+name:   db "written-late", 0
+section .text
+global _start
+_start:
+        mov     eax, SYS_fork
+        syscall
+        test    eax, eax
+        jnz     .parent
+        mov     eax, SYS_setsid
+        syscall
+        mov     eax, SYS_fork
+        syscall
+        test    eax, eax
+        jnz     .quit
+        sleep_seconds 20
+        mov     eax, SYS_open
+        lea     rdi, [rel name]
+        mov     esi, 0x241
+        mov     edx, 0o644
+        syscall
+.quit:  exit_with 0
+.parent:
+        exit_with 0

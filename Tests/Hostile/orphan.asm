@@ -1,0 +1,12 @@
+; Forks a child that stays in the process group and sleeps 20 s; the parent exits at once.
+%include "sys.inc"
+section .text
+global _start
+_start:
+        mov     eax, SYS_fork
+        syscall
+        test    eax, eax
+        jnz     .parent
+        sleep_seconds 20
+.parent:
+        exit_with 0
