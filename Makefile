@@ -65,5 +65,9 @@ bench: deps build
 	@python3 -c "import lit, turnt" 2>/dev/null || python3 -m pip install --quiet lit turnt
 	python3 Tests/Benchmarks/bench.py $(BIN) --out BENCHMARKS.md
 
+# The hostile battery: every program contained, nothing left behind, asmrun under 64 MiB.
+stress: deps build
+	python3 Tests/Hostile/stress.py $(BIN)
+
 clean:
 	rm -rf .build

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 @testable import AsmRunKit
@@ -182,6 +183,8 @@ struct RunModeTests {
         #expect(doctor.status == .exited(0))
         #expect(doctor.stdout.contains("nasm: /"))
         #expect(doctor.stdout.contains("qemu elf64: available"))
+        #expect(doctor.stdout.contains("containment of test cases:\n  active: process group per case"))
+        if geteuid() == 0 { #expect(doctor.stdout.contains("active: no network")) }
         let arm = try Fixture.asmrun(["doctor"], environment: ["ASMRUN_HOST_ARCH": "aarch64"])
         #expect(arm.stdout.contains("host: aarch64 (simulated by ASMRUN_HOST_ARCH)"))
         #expect(arm.stdout.contains("native elf64: native runner unavailable"))

@@ -56,6 +56,15 @@ public struct DoctorCommand: Sendable {
                 missing.append("\(error)")
             }
         }
+        lines.append("containment of test cases:")
+        if let scratch = try? TemporaryDirectory(prefix: "doctor", environment: context.environment) {
+            let containment = Containment(writable: scratch.path)
+            lines += containment.active.map { "  active: \($0)" }
+            lines += containment.notes.map { "  unavailable: \($0)" }
+            containment.close()
+            scratch.remove()
+        }
+        lines.append("  scratch folder: \(ScratchLocation.base(environment: context.environment))")
         if (try? toolchain.nasm()) == nil { missing.append("\(ToolError(tool: "nasm", packages: ["nasm"]))") }
         lines.append(usable > 0 && missing.isEmpty ? "ready: asmrun can build and run programs here" : "not ready:")
         lines += missing.map { "  \($0)" }

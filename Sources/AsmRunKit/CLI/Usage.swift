@@ -72,6 +72,7 @@ enum Usage {
           --junit PATH             write a JUnit XML report
           --json PATH              write a JSON report (schema in README.md)
           --no-cache, --cache-dir DIR
+          --no-isolation           run cases with the network and a writable file system
           -v, --verbose            print passing cases and tool command lines
 
         EXPECTATIONS
