@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 @testable import AsmRunKit
@@ -44,5 +45,27 @@ import Testing
             #expect(failure.hint?.contains("format elf32") == true)
         }
         #expect(launcher.calls.count == 1, "the linker never ran")
+    }
+}
+
+/// Least-recently-used eviction of the build cache.
+@Suite struct CacheMaintenanceTests {
+    @Test func trimEvictsTheLeastRecentlyUsedFirst() throws {
+        let root = try Fixture.temporaryDirectory()
+        defer { TemporaryDirectory.removeTree(root) }
+        try FileManager.default.createDirectory(atPath: root + "/objects", withIntermediateDirectories: true)
+        for (index, name) in ["old", "middle", "new"].enumerated() {
+            let path = root + "/objects/" + name
+            try Data(repeating: 1, count: 1000).write(to: URL(fileURLWithPath: path))
+            var times = [timeval(tv_sec: 1_000_000 + index * 100, tv_usec: 0), timeval(tv_sec: 1_000_000 + index * 100, tv_usec: 0)]
+            #expect(utimes(path, &times) == 0)
+        }
+        let maintenance = CacheMaintenance(root: root)
+        maintenance.trim(toBytes: 2500)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/objects").sorted() == ["middle", "new"])
+        maintenance.trim(toBytes: 1000)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/objects") == ["new"])
+        maintenance.clean()
+        #expect(maintenance.entries().isEmpty)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import FoundationXML
+import Glibc
 import Testing
 
 @testable import AsmRunKit
@@ -175,6 +176,8 @@ struct HarnessTests {
         try Fixture.write(Self.hello, to: directory + "/broken_expect.asm")
         try Fixture.write("[case x]\nstatus: maybe\n", to: directory + "/broken_expect.expect")
         try FileManager.default.createSymbolicLink(atPath: directory + "/loop", withDestinationPath: directory)
+        #expect(mkfifo(directory + "/fifo.asm", 0o644) == 0)
+        try Fixture.write("%include \"nowhere.inc\"\nglobal _start\n_start: ret\n", to: directory + "/missing_include.asm")
         let result = Fixture.test([directory, "--runner", "qemu"])
         #expect(result.status == 1)
         #expect(result.output.contains("PASS  \(directory)/hello.asm:default [qemu]"))
@@ -187,7 +190,19 @@ struct HarnessTests {
             result.output.contains(
                 "ERROR \(directory)/broken_expect.asm:default [qemu]: \(directory)/broken_expect.expect:2: status must be"))
         #expect(result.errors.contains("symlink loop"))
-        #expect(result.output.hasSuffix("1 passed, 3 failed\n"))
+        #expect(result.output.contains("ERROR \(directory)/fifo.asm:default [qemu]: \(directory)/fifo.asm: is not a regular file"))
+        #expect(result.output.contains("\(directory)/missing_include.asm:1: error: unable to open include file `nowhere.inc'"))
+        #expect(result.output.contains("asmrun: \(directory)/missing_include.asm: assembly failed: the include is looked up"))
+        #expect(result.output.hasSuffix("1 passed, 5 failed\n"))
+    }
+
+    @Test(.enabled(if: geteuid() != 0, "root can read every file, so an unreadable one cannot be made"))
+    func unreadableFileIsOneLine() throws {
+        let directory = try suite(expect: nil)
+        defer { TemporaryDirectory.removeTree(directory) }
+        chmod(directory + "/hello.asm", 0)
+        let result = Fixture.test([directory, "--runner", "qemu"])
+        #expect(result.output.contains("\(directory)/hello.asm: cannot be read (permission denied); check its permissions"))
     }
 
     @Test func junitAndJsonReportsParseBack() throws {

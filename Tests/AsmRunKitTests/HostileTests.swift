@@ -29,14 +29,15 @@ struct HostileTests {
         }
     }
 
-    /// Processes whose environment points into `directory` (every case's HOME and TMPDIR do).
-    static func processes(under directory: String) -> [pid_t] {
-        let needle = Array("TMPDIR=\(directory)".utf8)
+    /// Processes whose environment points into `directory`: with `TMPDIR` (the default) asmrun,
+    /// its tools and its cases; with `HOME`, only the cases (asmrun gives each its folder as HOME).
+    static func processes(under directory: String, variable: String = "TMPDIR") -> [pid_t] {
+        let needle = Array("\0\(variable)=\(directory)".utf8)
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { name -> pid_t? in
             guard let pid = pid_t(name), pid != getpid(),
                 let environ = FileManager.default.contents(atPath: "/proc/\(name)/environ"),
-                [UInt8](environ).firstRange(of: needle) != nil
+                ([0] + [UInt8](environ)).firstRange(of: needle) != nil
             else { return nil }
             return Fixture.liveProcesses(inGroup: getpgid(pid)).contains(pid) ? pid : nil
         }
@@ -157,10 +158,12 @@ struct HostileTests {
         environment["TMPDIR"] = sandbox
         let process = try Self.start(
             [Fixture.binary, "test", suite, "--runner", "qemu", "-j", "2", "--json", suite + "/r.json", "--no-cache"], environment)
-        // Wait (bounded) until two cases are running, then interrupt.
+        // Wait (bounded) until two cases are running, then interrupt. (Cases only start once
+        // asmrun's handler is installed; `swift test` may run us with SIGINT ignored, so an
+        // earlier SIGINT could be lost.)
         let deadline = monotonicSeconds() + 30
-        while Self.processes(under: sandbox).count < 2 && monotonicSeconds() < deadline { usleep(10_000) }
-        #expect(Self.processes(under: sandbox).count >= 2)
+        while Self.processes(under: sandbox, variable: "HOME").count < 2 && monotonicSeconds() < deadline { usleep(10_000) }
+        #expect(Self.processes(under: sandbox, variable: "HOME").count >= 2)
         let interrupted = monotonicSeconds()
         kill(process.processIdentifier, SIGINT)
         #expect(Self.exitStatus(process) == .exited(130))

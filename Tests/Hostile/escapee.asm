@@ -1,6 +1,7 @@
 ; Leaves a daemon behind: forks, the child calls setsid (leaving the process group) and forks
-; again, and the grandchild sleeps 20 s before writing a file. The program itself exits 0 at
-; once. Nothing may survive the case: the daemon is ended with it.
+; again, and the grandchild sleeps 20 s before writing a file. The program waits for the child
+; (so the daemon surely exists) and exits 0. Nothing may survive the case: the daemon is ended
+; with it.
 %include "sys.inc"
 section .data
 name:   db "written-late", 0
@@ -25,4 +26,10 @@ _start:
         syscall
 .quit:  exit_with 0
 .parent:
+        mov     eax, 61                 ; wait4(-1, NULL, 0, NULL): the child has forked the daemon
+        mov     rdi, -1
+        xor     esi, esi
+        xor     edx, edx
+        xor     r10d, r10d
+        syscall
         exit_with 0

@@ -37,8 +37,8 @@ struct IncludeScanner {
                     directory.hasSuffix("/") ? directory + name : directory + "/" + name
                 }
         return candidates.first { path in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            var info = stat()
+            return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
         }
     }
 

@@ -40,6 +40,10 @@ public struct ExpectationFile: Sendable, Equatable {
     /// Reads a file; a missing file is `nil`, a malformed one an error naming its line.
     public static func load(_ path: String) throws -> ExpectationFile? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
+        var info = stat()
+        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
+            throw SourceError(path: path, problem: "is not a regular file", fix: "replace it with an expectation file")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw SourceError(path: path, problem: "cannot be read", fix: "check its permissions")
         }

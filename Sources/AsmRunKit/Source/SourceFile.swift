@@ -49,6 +49,14 @@ public struct SourceFile: Sendable, Equatable {
         if isDirectory.boolValue {
             throw SourceError(path: path, problem: "is a directory", fix: "name a .asm file")
         }
+        var info = stat()
+        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
+            // A FIFO or device would block the read (or never end): refuse it instead of hanging.
+            throw SourceError(path: path, problem: "is not a regular file", fix: "name a .asm file")
+        }
+        if access(path, R_OK) != 0 {
+            throw SourceError(path: path, problem: "cannot be read (permission denied)", fix: "check its permissions")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw SourceError(path: path, problem: "cannot be read", fix: "check its permissions")
         }

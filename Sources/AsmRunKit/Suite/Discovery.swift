@@ -59,6 +59,7 @@ struct Discovery {
             if (entry.st_mode & S_IFMT) == S_IFDIR {
                 walk(path, &found, &visited)
             } else if name.hasSuffix(".asm") {
+                // Kept even when not a regular file, so that SourceFile names the problem.
                 found.sources.append(path)
             }
         }
