@@ -5,7 +5,7 @@ import Testing
 
 /// The nasm, ld, cc and qemu command lines, built without spawning anything.
 @Suite struct CommandLineTests {
-    private static let toolFolder = NSTemporaryDirectory() + "/asmrun-fake-tools-\(getpid())"
+    private static let toolFolder = NSTemporaryDirectory() + "/asmrun-fake-tools"
 
     /// A folder of empty executables standing in for the real tools (shared by the suite,
     /// one subfolder per tool set; removed with the machine's temporary files).
