@@ -93,3 +93,16 @@ import Testing
         #expect(Signal.number(named: "segv") == 11)
     }
 }
+
+@Suite struct DiffLimitTests {
+    @Test func hugeLinesAndHugeDiffsAreCut() {
+        let long = TextLines(lines: [[UInt8](repeating: 0x61, count: 100_000)])
+        let diff = UnifiedDiff.make(expected: TextLines(lines: [Array("short".utf8)]), actual: long)
+        #expect(diff.contains("… (99488 more bytes on this line)"))
+        #expect(diff.utf8.count < 2000)
+        let many = TextLines(lines: (0..<5000).map { Array("line \($0)".utf8) })
+        let cut = UnifiedDiff.make(expected: TextLines(lines: []), actual: many)
+        #expect(cut.split(separator: "\n").count < 410)
+        #expect(cut.contains("… diff cut here"))
+    }
+}

@@ -4,6 +4,11 @@
 public enum UnifiedDiff {
     private enum Edit { case same(Int, Int), removed(Int), inserted(Int) }
 
+    /// Bytes of one line shown before it is cut (a megabyte-long line helps nobody).
+    static let maxLineBytes = 512
+    /// Diff lines shown before the rest is summarized.
+    static let maxLines = 400
+
     /// The diff of `expected` against `actual`; empty when they match.
     public static func make(
         expected: TextLines, actual: TextLines, context: Int = 3, labels: (String, String) = ("expected", "actual")
@@ -38,8 +43,16 @@ public enum UnifiedDiff {
             return ""
         }
         var output = "--- \(labels.0)\n+++ \(labels.1)\n"
-        for hunk in hunks(edits, context: context, forceLast: tailDiffers) {
+        var shown = 0
+        let all = hunks(edits, context: context, forceLast: tailDiffers)
+        for (index, hunk) in all.enumerated() {
+            if shown + hunk.count > maxLines {
+                let rest = all[index...].reduce(0) { $0 + $1.count }
+                output += "… diff cut here: \(rest) more lines in \(all.count - index) hunks\n"
+                break
+            }
             output += render(hunk, edits, expected, actual)
+            shown += hunk.count
         }
         return output
     }
@@ -67,7 +80,12 @@ public enum UnifiedDiff {
         var oldCount = 0
         var newCount = 0
         func line(_ marker: String, _ bytes: [UInt8], last: Bool, endsWithNewline: Bool) {
-            body += marker + TextLines.escape(bytes) + "\n"
+            if bytes.count > maxLineBytes {
+                body += marker + TextLines.escape(Array(bytes.prefix(maxLineBytes)))
+                body += "… (\(bytes.count - maxLineBytes) more bytes on this line)\n"
+            } else {
+                body += marker + TextLines.escape(bytes) + "\n"
+            }
             if last && !endsWithNewline { body += "\\ No newline at end of file\n" }
         }
         for edit in edits[range] {

@@ -12,8 +12,8 @@ struct Supervisor {
     private let start: Double
     private var pidfd: Int32
     private var inputOffset = 0
-    private var stdout = Capture()
-    private var stderr = Capture()
+    /// Standard output and standard error, in that order (mutated in place, never copied).
+    private var captures = [Capture(), Capture()]
     private var termination: Termination?
     private var phase = Phase.running
     private var deadline: Double?
@@ -31,8 +31,8 @@ struct Supervisor {
         self.start = start
         pidfd = asmrun_pidfd_open(pid)
         deadline = options.timeout.map { start + $0 }
-        if case .forward(_, let filter) = options.stdout { stdout.filter = filter }
-        if case .forward(_, let filter) = options.stderr { stderr.filter = filter }
+        if case .forward(_, let filter) = options.stdout { captures[0].filter = filter }
+        if case .forward(_, let filter) = options.stderr { captures[1].filter = filter }
     }
 
     mutating func run() -> ProcessResult {
@@ -57,13 +57,9 @@ struct Supervisor {
             if ready < 0 && errno != EINTR { break }
             for entry in fds where entry.revents != 0 {
                 if entry.fd == pipes.stdoutReader {
-                    var capture = stdout
-                    pipes.stdoutReader = read(pipes.stdoutReader, into: &capture, sink: options.stdout, buffer: &buffer)
-                    stdout = capture
+                    pipes.stdoutReader = read(pipes.stdoutReader, stream: 0, buffer: &buffer)
                 } else if entry.fd == pipes.stderrReader {
-                    var capture = stderr
-                    pipes.stderrReader = read(pipes.stderrReader, into: &capture, sink: options.stderr, buffer: &buffer)
-                    stderr = capture
+                    pipes.stderrReader = read(pipes.stderrReader, stream: 1, buffer: &buffer)
                 } else if entry.fd == pipes.stdinWriter {
                     writeInput()
                 }
@@ -74,7 +70,7 @@ struct Supervisor {
         flushForwarded()
         return ProcessResult(
             termination: timedOut ? .timedOut : termination ?? .signaled(SIGKILL),
-            stdout: stdout.bytes, stderr: stderr.bytes, outputLimitExceeded: limitExceeded,
+            stdout: captures[0].bytes, stderr: captures[1].bytes, outputLimitExceeded: limitExceeded,
             duration: monotonicSeconds() - start)
     }
 
@@ -89,10 +85,7 @@ struct Supervisor {
             var current = fd
             for _ in 0..<32 where current >= 0 {
                 errno = 0
-                var capture = which == 0 ? stdout : stderr
-                let sink = which == 0 ? options.stdout : options.stderr
-                let next = read(current, into: &capture, sink: sink, buffer: &buffer)
-                if which == 0 { stdout = capture } else { stderr = capture }
+                let next = read(current, stream: which, buffer: &buffer)
                 if next >= 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
                 current = next
             }
@@ -145,10 +138,10 @@ struct Supervisor {
         if options.newProcessGroup { _ = kill(-pid, SIGKILL) }
     }
 
-    /// Reads one chunk; returns the descriptor, or -1 once it reached EOF and was closed.
-    private mutating func read(
-        _ fd: Int32, into capture: inout Capture, sink: OutputSink, buffer: inout [UInt8]
-    ) -> Int32 {
+    /// Reads one chunk of `stream` (0 stdout, 1 stderr); returns the descriptor, or -1 once it
+    /// reached EOF and was closed.
+    private mutating func read(_ fd: Int32, stream: Int, buffer: inout [UInt8]) -> Int32 {
+        let sink = stream == 0 ? options.stdout : options.stderr
         let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
         if count < 0 && (errno == EINTR || errno == EAGAIN) { return fd }
         guard count > 0 else {
@@ -160,15 +153,15 @@ struct Supervisor {
         switch sink {
         case .inherit: break
         case .capture(let limit):
-            let room = max(0, limit - capture.bytes.count)
-            capture.bytes += chunk.prefix(room)
+            let room = max(0, limit - captures[stream].bytes.count)
+            if room > 0 { captures[stream].bytes += chunk.prefix(room) }
             if count > room && !limitExceeded {
                 limitExceeded = true
                 signal(SIGKILL)
                 phase = .killed
             }
         case .forward(let target, _):
-            capture.forward(Array(chunk), to: target)
+            captures[stream].forward(Array(chunk), to: target)
         }
         return fd
     }
@@ -191,8 +184,8 @@ struct Supervisor {
     }
 
     private mutating func flushForwarded() {
-        if case .forward(let target, _) = options.stdout { stdout.finish(to: target) }
-        if case .forward(let target, _) = options.stderr { stderr.finish(to: target) }
+        if case .forward(let target, _) = options.stdout { captures[0].finish(to: target) }
+        if case .forward(let target, _) = options.stderr { captures[1].finish(to: target) }
     }
 }
 
