@@ -65,8 +65,21 @@ struct Discovery {
         }
     }
 
+    private static let workingDirectory = FileManager.default.currentDirectoryPath
+
+    /// An absolute path with `.`, `..` and repeated slashes resolved lexically: a cheap key that
+    /// names a file the same way however it was reached (no readlink per component).
     static func standardize(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return (absolute as NSString).standardizingPath
+        let absolute = path.hasPrefix("/") ? path : workingDirectory + "/" + path
+        var parts: [Substring] = []
+        for part in absolute.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." {
+                _ = parts.popLast()
+            } else {
+                parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 }
