@@ -145,6 +145,32 @@ struct HarnessTests {
         #expect(Set(seen).count == seen.count)
     }
 
+    @Test func updateOfAFilteredCaseKeepsTheOthers() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { TemporaryDirectory.removeTree(directory) }
+        try FileManager.default.copyItem(atPath: Fixture.corpus + "/echo.asm", toPath: directory + "/echo.asm")
+        try FileManager.default.copyItem(atPath: Fixture.corpus + "/echo.expect", toPath: directory + "/echo.expect")
+        var text = try String(contentsOfFile: directory + "/echo.expect", encoding: .utf8)
+        text = text.replacingOccurrences(of: "stdout:\n| hello\n", with: "stdout:\n| stale\n")
+        try Fixture.write(text, to: directory + "/echo.expect")
+        let result = Fixture.test([directory, "--update", "--filter", ":one-line$"])
+        #expect(result.status == 0)
+        let updated = try ExpectationFile.load(directory + "/echo.expect")
+        #expect(updated?.cases.map(\.name) == ["empty", "one-line", "several-lines", "no-final-newline"])
+        #expect(
+            try String(contentsOfFile: directory + "/echo.expect", encoding: .utf8)
+                == String(contentsOfFile: Fixture.corpus + "/echo.expect", encoding: .utf8))
+    }
+
+    @Test func missingPathsAndEmptyFiltersAreUsageErrors() throws {
+        let missing = Fixture.test(["/nonexistent/asmrun-suite"])
+        #expect(missing.status == 2)
+        #expect(missing.errors == "asmrun: /nonexistent/asmrun-suite: does not exist; name an existing .asm file or folder\n")
+        let unmatched = Fixture.test([Fixture.corpus, "--filter", "no-such-case"])
+        #expect(unmatched.status == 2)
+        #expect(unmatched.errors.contains("no case id matches --filter no-such-case"))
+    }
+
     @Test func filterSelectsCasesById() throws {
         let listed = Fixture.test([Fixture.corpus, "--list", "--filter", "echo.asm:(empty|one)"]).output
         #expect(

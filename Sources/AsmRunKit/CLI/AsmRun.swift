@@ -8,9 +8,12 @@ public enum AsmRun {
         let command = arguments.first ?? ""
         let rest = Array(arguments.dropFirst())
         switch command {
-        case "", "-h", "--help", "help":
+        case "":
+            context.console.write(Usage.main, to: .error)
+            return ExitStatus.toolFailure
+        case "-h", "--help", "help":
             context.console.write(Usage.main)
-            return command.isEmpty ? ExitStatus.toolFailure : 0
+            return 0
         case "--version":
             context.console.write("asmrun \(version)\n")
             return 0

@@ -35,19 +35,25 @@ public struct TestCommand: Sendable {
     public func execute() -> Int32 {
         let started = monotonicSeconds()
         var suite = TestSuite(paths: options.paths, shard: options.shard)
+        for problem in suite.problems { context.console.error(problem) }
+        if suite.missingPaths > 0 { return 2 }
+        if suite.programs.isEmpty {
+            context.console.error(
+                "no programs found in \(options.paths.joined(separator: " ")); name .asm files or folders that hold them")
+            return 2
+        }
         if let filter = options.filter, let regex = try? Regex(filter) {
             suite.programs = suite.programs.compactMap { program in
                 var selected = program
-                let cases = program.cases.filter { program.id(of: $0.name).contains(regex) }
-                guard !cases.isEmpty else { return nil }
-                if !program.expectations.cases.isEmpty { selected.expectations.cases = cases }
+                let names = program.allCases.map(\.name).filter { program.id(of: $0).contains(regex) }
+                guard !names.isEmpty else { return nil }
+                selected.selection = Set(names)
                 return selected
             }
-        }
-        for problem in suite.problems { context.console.error(problem) }
-        if suite.programs.isEmpty && suite.problems.isEmpty {
-            context.console.error("no programs found in \(options.paths.joined(separator: " ")); name .asm files or folders that hold them")
-            return 2
+            if suite.programs.isEmpty {
+                context.console.error("no case id matches --filter \(filter); `asmrun test --list` shows the ids")
+                return 2
+            }
         }
         let runners: [ObjectFormat: [Runner]]
         do {
@@ -96,6 +102,10 @@ public struct TestCommand: Sendable {
         var exitStatus: Int32 = reporter.tally.failed > 0 ? 1 : 0
         if let path = options.junitPath, !write({ JUnitReport.render(outcome, seconds: seconds) }, to: path) { exitStatus = 2 }
         if let path = options.jsonPath, !write({ try JSONReport.render(outcome, seconds: seconds) }, to: path) { exitStatus = 2 }
+        if !suite.problems.isEmpty {
+            reporter.note("\(suite.problems.count) path\(suite.problems.count == 1 ? "" : "s") could not be searched (named above)")
+            exitStatus = max(exitStatus, 1)
+        }
         reporter.finish(complete: outcome.complete, seconds: seconds)
         if interrupted { return 130 }
         if !outcome.complete && exitStatus == 0 { exitStatus = 1 }

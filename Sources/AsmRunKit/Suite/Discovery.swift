@@ -8,6 +8,7 @@ struct Discovery {
     struct Found {
         var sources: [String] = []
         var problems: [SourceError] = []
+        var missing = 0
     }
 
     static func find(_ paths: [String]) -> Found {
@@ -17,6 +18,7 @@ struct Discovery {
             var info = stat()
             guard stat(path, &info) == 0 else {
                 let reason = errno == ELOOP ? "is a symlink loop" : "does not exist"
+                found.missing += 1
                 found.problems.append(SourceError(path: path, problem: reason, fix: "name an existing .asm file or folder"))
                 continue
             }

@@ -16,9 +16,18 @@ public struct TestProgram: Sendable {
     /// Why the program cannot run, one line naming the file.
     public var problem: String?
 
-    /// The cases to run: the recorded ones, or one `default` case awaiting `--update`.
-    public var cases: [TestCase] {
+    /// Names of the cases `--filter` selected; `nil` runs them all. The expectation file itself
+    /// keeps every case, so `--update` of a selection never drops the others.
+    public var selection: Set<String>?
+
+    /// All the program's cases: the recorded ones, or one `default` case awaiting `--update`.
+    public var allCases: [TestCase] {
         expectations.cases.isEmpty ? [TestCase(name: "default")] : expectations.cases
+    }
+
+    /// The cases to run.
+    public var cases: [TestCase] {
+        allCases.filter { selection?.contains($0.name) ?? true }
     }
 
     /// `asm/hello.asm:default`.
@@ -51,6 +60,8 @@ public struct TestSuite: Sendable {
     public var programs: [TestProgram]
     /// Paths that could not even be searched (missing, symlink loops), one line each.
     public var problems: [String]
+    /// How many of the paths given do not exist (a usage error).
+    public var missingPaths: Int
     /// Files skipped because they are only included by others.
     public var includeOnly: [String]
 
@@ -58,6 +69,7 @@ public struct TestSuite: Sendable {
     public init(paths: [String], shard: (index: Int, count: Int)? = nil) {
         let found = Discovery.find(paths)
         problems = found.problems.map(\.description)
+        missingPaths = found.missing
         var loaded = found.sources.map(TestProgram.init(path:))
         var included = Set<String>()
         for program in loaded {
