@@ -68,7 +68,9 @@ static void child(const asmrun_spawn_request *r, volatile int *error) {
             close(fd);
         }
     }
-    /* After joining the cgroup: the mount namespace has the cgroup file system read-only. */
+    /* After joining the cgroup: the mount namespace has the cgroup file system read-only.
+       The user namespace comes first: it owns the other two when asmrun is not root. */
+    if (r->user_ns_fd >= 0 && setns(r->user_ns_fd, CLONE_NEWUSER) != 0) goto fail;
     if (r->net_ns_fd >= 0 && setns(r->net_ns_fd, CLONE_NEWNET) != 0) goto fail;
     if (r->mnt_ns_fd >= 0 && setns(r->mnt_ns_fd, CLONE_NEWNS) != 0) goto fail;
     setrlimit(RLIMIT_CORE, &no_core);
@@ -146,18 +148,43 @@ struct mount_attr {
 #define AT_RECURSIVE 0x8000
 #endif
 
-/* Runs in a forked helper: only async-signal-safe calls, then reports and waits to be killed. */
-static void namespace_helper(const char *writable, int report) {
-    int result[2] = {0, 0};
-    const char *failed = "";
-    if (unshare(CLONE_NEWNET) != 0) {
-        result[0] = errno;
+static int write_file(const char *path, const char *text) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    int result = write_all(fd, text);
+    close(fd);
+    return result;
+}
+
+/* Runs in a forked helper: only async-signal-safe calls, then reports and waits to be killed.
+   result[0]: user namespace (only when asked), result[1]: network, result[2]: mounts. */
+static void namespace_helper(const char *writable, int with_user_ns, int report) {
+    int result[3] = {0, 0, 0};
+    if (with_user_ns) {
+        char map[64];
+        uid_t uid = getuid();
+        gid_t gid = getgid();
+        if (unshare(CLONE_NEWUSER) != 0) {
+            result[0] = errno;
+        } else {
+            /* Map the user to itself, so files keep their owners inside. */
+            snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+            if (write_file("/proc/self/uid_map", map) != 0) result[0] = errno;
+            if (result[0] == 0 && write_file("/proc/self/setgroups", "deny") != 0) result[0] = errno;
+            snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+            if (result[0] == 0 && write_file("/proc/self/gid_map", map) != 0) result[0] = errno;
+        }
+        if (result[0] != 0) {
+            result[1] = result[2] = result[0];
+            goto done;
+        }
     }
+    if (unshare(CLONE_NEWNET) != 0) result[1] = errno;
     if (unshare(CLONE_NEWNS) != 0) {
-        result[1] = errno;
+        result[2] = errno;
     } else if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
                mount(writable, writable, NULL, MS_BIND | MS_REC, NULL) != 0) {
-        result[1] = errno;
+        result[2] = errno;
     } else {
         struct mount_attr readonly;
         memset(&readonly, 0, sizeof readonly);
@@ -167,18 +194,24 @@ static void namespace_helper(const char *writable, int report) {
         writable_attr.attr_clr = MOUNT_ATTR_RDONLY;
         if (syscall(SYS_mount_setattr, -1, "/", AT_RECURSIVE, &readonly, sizeof readonly) != 0 ||
             syscall(SYS_mount_setattr, -1, writable, AT_RECURSIVE, &writable_attr, sizeof writable_attr) != 0) {
-            result[1] = errno;
+            result[2] = errno;
         }
     }
-    (void)failed;
+done:
     if (write(report, result, sizeof result) != (ssize_t)sizeof result) _exit(1);
     close(report);
     for (;;) pause();
 }
 
-int asmrun_make_namespaces(const char *writable, int *net_fd, int *mnt_fd, const char **step) {
-    *net_fd = -1;
-    *mnt_fd = -1;
+static int open_namespace(pid_t helper, const char *kind) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/ns/%s", (int)helper, kind);
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+int asmrun_make_namespaces(const char *writable, int with_user_ns, int *user_fd, int *net_fd, int *mnt_fd,
+                           const char **step) {
+    *user_fd = *net_fd = *mnt_fd = -1;
     *step = "pipe";
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) return errno;
@@ -192,28 +225,24 @@ int asmrun_make_namespaces(const char *writable, int *net_fd, int *mnt_fd, const
     }
     if (helper == 0) {
         close(fds[0]);
-        namespace_helper(writable, fds[1]);
+        namespace_helper(writable, with_user_ns, fds[1]);
     }
     close(fds[1]);
-    int result[2] = {ECHILD, ECHILD};
+    int result[3] = {ECHILD, ECHILD, ECHILD};
     ssize_t got;
     do { got = read(fds[0], result, sizeof result); } while (got < 0 && errno == EINTR);
     close(fds[0]);
-    char path[64];
-    if (got == (ssize_t)sizeof result && result[0] == 0) {
-        snprintf(path, sizeof path, "/proc/%d/ns/net", (int)helper);
-        *net_fd = open(path, O_RDONLY | O_CLOEXEC);
-    }
-    if (got == (ssize_t)sizeof result && result[1] == 0) {
-        snprintf(path, sizeof path, "/proc/%d/ns/mnt", (int)helper);
-        *mnt_fd = open(path, O_RDONLY | O_CLOEXEC);
-    }
+    int complete = got == (ssize_t)sizeof result;
+    if (complete && with_user_ns && result[0] == 0) *user_fd = open_namespace(helper, "user");
+    if (complete && result[1] == 0) *net_fd = open_namespace(helper, "net");
+    if (complete && result[2] == 0) *mnt_fd = open_namespace(helper, "mnt");
     kill(helper, SIGKILL);
     int status;
     while (waitpid(helper, &status, 0) < 0 && errno == EINTR) {}
-    if (got != (ssize_t)sizeof result) { *step = "namespace helper"; return ECHILD; }
-    if (result[0] != 0) { *step = "unshare(CLONE_NEWNET)"; return result[0]; }
-    if (result[1] != 0) { *step = "read-only mount namespace"; return result[1]; }
+    if (!complete) { *step = "namespace helper"; return ECHILD; }
+    if (with_user_ns && result[0] != 0) { *step = "unprivileged user namespace"; return result[0]; }
+    if (result[1] != 0) { *step = "network namespace"; return result[1]; }
+    if (result[2] != 0) { *step = "read-only mount namespace"; return result[2]; }
     *step = "";
     return 0;
 }

@@ -44,20 +44,24 @@ public final class Containment: Sendable {
                     : "not root: process counts bounded by RLIMIT_NPROC; escaped daemons ended through the subreaper")
         }
         var namespaces: Namespaces?
-        if isolate && root {
+        if isolate {
+            var user: Int32 = -1
             var net: Int32 = -1
             var mnt: Int32 = -1
             var step: UnsafePointer<CChar>?
-            let code = writable.withCString { asmrun_make_namespaces($0, &net, &mnt, &step) }
-            if net >= 0 || mnt >= 0 { namespaces = Namespaces(networkNamespace: net, mountNamespace: mnt) }
-            if net >= 0 { active.append("no network (a network namespace without interfaces)") }
-            if mnt >= 0 { active.append("read-only file system except the case folders (a mount namespace)") }
+            let code = writable.withCString { asmrun_make_namespaces($0, root ? 0 : 1, &user, &net, &mnt, &step) }
+            if net >= 0 || mnt >= 0 {
+                namespaces = Namespaces(userNamespace: user, networkNamespace: net, mountNamespace: mnt)
+            }
+            let how = root ? "" : ", inside an unprivileged user namespace"
+            if net >= 0 { active.append("no network (a network namespace without interfaces\(how))") }
+            if mnt >= 0 { active.append("read-only file system except the case folders (a mount namespace\(how))") }
             if code != 0 {
                 let what = step.map { String(cString: $0) } ?? "namespaces"
-                notes.append("isolation incomplete: \(what) failed (\(String(cString: strerror(code))))")
+                notes.append(
+                    "isolation unavailable: \(what) failed (\(String(cString: strerror(code)))); cases run with the network and file system of \(root ? "root" : "the user")"
+                )
             }
-        } else if isolate {
-            notes.append("not root: cases run with the network and file system of the user")
         }
         self.namespaces = namespaces
         self.notes = notes
@@ -85,8 +89,9 @@ public final class Containment: Sendable {
         cgroups?.remove()
         if cgroups == nil { Self.endStrays(wait: true) }
         if let namespaces {
-            if namespaces.networkNamespace >= 0 { Glibc.close(namespaces.networkNamespace) }
-            if namespaces.mountNamespace >= 0 { Glibc.close(namespaces.mountNamespace) }
+            for fd in [namespaces.userNamespace, namespaces.networkNamespace, namespaces.mountNamespace] where fd >= 0 {
+                Glibc.close(fd)
+            }
         }
     }
 

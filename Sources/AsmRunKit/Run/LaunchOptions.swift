@@ -26,6 +26,8 @@ public struct ResourceLimits: Sendable, Equatable, Codable {
 
 /// Descriptors of namespaces prepared by `Isolation`, entered by each child.
 public struct Namespaces: Sendable, Equatable {
+    /// An unprivileged user namespace that owns the other two (when asmrun is not root), or -1.
+    public var userNamespace: Int32 = -1
     /// A network namespace without interfaces, or -1.
     public var networkNamespace: Int32
     /// A mount namespace where only the scratch folder is writable, or -1.

@@ -55,6 +55,7 @@ public struct PosixLauncher: ProcessLaunching {
                     request.stderr_fd = pipes.childStderr
                     request.new_process_group = options.newProcessGroup ? 1 : 0
                     request.cgroup_procs = cgroup
+                    request.user_ns_fd = options.isolation?.userNamespace ?? -1
                     request.net_ns_fd = options.isolation?.networkNamespace ?? -1
                     request.mnt_ns_fd = options.isolation?.mountNamespace ?? -1
                     request.limits = options.limits.cLimits

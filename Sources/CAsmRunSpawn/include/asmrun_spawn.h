@@ -23,6 +23,7 @@ typedef struct {
     int stderr_fd;
     int new_process_group;       // 1: setpgid(0, 0) in the child
     const char *cgroup_procs;    // a cgroup.procs file to join before exec, or NULL
+    int user_ns_fd;              // a user namespace to enter first (setns), or -1
     int net_ns_fd;               // a network namespace to enter (setns), or -1
     int mnt_ns_fd;               // a mount namespace to enter (setns), or -1
     asmrun_limits limits;
@@ -37,10 +38,12 @@ int asmrun_spawn(const asmrun_spawn_request *request, pid_t *pid);
 int asmrun_pidfd_open(pid_t pid);
 
 /// Creates the namespaces children run in: a network namespace with no interfaces up, and a
-/// mount namespace where everything is read-only except `writable` (a folder). Needs root.
-/// Stores close-on-exec descriptors of both; returns 0, or the errno of the first failing step
-/// (`*step` names it). A namespace whose step failed is returned as -1.
-int asmrun_make_namespaces(const char *writable, int *net_fd, int *mnt_fd, const char **step);
+/// mount namespace where everything is read-only except `writable` (a folder). As root they are
+/// created directly; otherwise (`with_user_ns`) inside an unprivileged user namespace that maps
+/// the user to itself, where the kernel allows one. Stores close-on-exec descriptors; returns 0,
+/// or the errno of the first failing step (`*step` names it); a namespace that failed is -1.
+int asmrun_make_namespaces(const char *writable, int with_user_ns, int *user_fd, int *net_fd, int *mnt_fd,
+                           const char **step);
 
 /// Catches SIGINT and SIGTERM with a handler that writes the signal number as one byte to
 /// `notify_fd` (async-signal-safe), and unblocks both in the calling thread. Returns 0 or -1.
