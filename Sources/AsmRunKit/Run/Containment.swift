@@ -81,7 +81,10 @@ public final class Containment: Sendable {
     func endCase(_ scope: CaseScope) -> Int {
         if let cgroup = scope.cgroup { return cgroups?.killAll(in: cgroup) ?? 0 }
         guard cgroups == nil else { return 0 }
-        return Self.endStrays(wait: false)
+        let killed = Self.endStrays(wait: false)
+        // Reap what was killed before the next case starts: zombies still count for RLIMIT_NPROC.
+        if killed > 0 { Self.endStrays(wait: true) }
+        return killed
     }
 
     /// Removes the cgroup tree and closes the namespace descriptors.
@@ -115,7 +118,7 @@ public final class Containment: Sendable {
     static func endStrays(wait: Bool) -> Int {
         SpawnGate.shared.exclusive {
             var killed = 0
-            for round in 0..<(wait ? 500 : 1) {
+            for round in 0..<(wait ? 1000 : 1) {
                 let strays = strayChildren()
                 if strays.isEmpty { break }
                 for stray in strays {
