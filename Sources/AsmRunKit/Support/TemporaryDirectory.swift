@@ -25,6 +25,8 @@ public struct TemporaryDirectory: Sendable {
 
     /// Removes `path` recursively; a program may have left folders without write permission.
     public static func removeTree(_ path: String) {
+        // Most case folders are left empty: one rmdir, no directory walk.
+        if rmdir(path) == 0 || errno == ENOENT { return }
         let manager = FileManager.default
         if (try? manager.removeItem(atPath: path)) != nil { return }
         if let walker = manager.enumerator(atPath: path) {
