@@ -66,7 +66,7 @@ struct CaseExecutor: Sendable {
         if result.outputLimitExceeded {
             verdict.status = .fail
             verdict.message =
-                "output limit exceeded: more than \(options.outputLimit) bytes on stdout or stderr (raise it with --output-limit)"
+                "output limit exceeded: more than \(outputLimit) bytes on stdout or stderr (raise it with --output-limit or `; asmrun: limit output`)"
         }
         if leftovers > 0 {
             verdict.detail = "asmrun ended \(leftovers) process\(leftovers == 1 ? "" : "es") the program left running"
@@ -82,7 +82,7 @@ struct CaseExecutor: Sendable {
     func judge(_ observation: Observation, against testCase: TestCase, runner: String, timeout: Double) -> RunnerResult {
         var result = RunnerResult(runner: runner, status: .pass)
         let expected = testCase.effective(for: runner)
-        if observation.status == .timedOut && expected.status != .timedOut {
+        if observation.status == .timedOut && expected.status != .timedOut && !options.update {
             result.status = .timeout
             result.message = "timed out after \(String(format: "%g", timeout)) s"
             return result
