@@ -86,7 +86,7 @@ public struct TestCommand: Sendable {
         }
         let containment = Containment(writable: scratch.path, isolate: options.isolate)
         defer {
-            containment.close()
+            containment.close(reapingAll: context.ownsProcess)
             store.close()
             scratch.remove()
         }

@@ -7,10 +7,16 @@ public final class ActiveChildren: Sendable {
     public static let shared = ActiveChildren()
 
     private let children = Mutex<[pid_t: Bool]>([:])
+    private let groups = Mutex<Set<pid_t>>([])
 
     func insert(_ pid: pid_t, group: Bool) {
         children.withLock { $0[pid] = group }
+        if group { _ = groups.withLock { $0.insert(pid) } }
     }
+
+    /// Whether asmrun created the process group `pgid` (its leader was a child asmrun started).
+    /// Orphans of a case keep their group even as zombies, which is how asmrun knows to reap them.
+    public func createdGroup(_ pgid: pid_t) -> Bool { groups.withLock { $0.contains(pgid) } }
 
     func remove(_ pid: pid_t) {
         _ = children.withLock { $0.removeValue(forKey: pid) }

@@ -8,7 +8,8 @@ import Synchronization
 /// - a pids cgroup per case (root, cgroup v1 or v2): bounds process counts, which root's
 ///   RLIMIT_NPROC does not, and ends escaped daemons (`setsid`) too;
 /// - otherwise RLIMIT_NPROC, and asmrun as child subreaper ending orphans after each case;
-/// - namespaces (root): no network, and a file system that is read-only except the scratch folder.
+/// - namespaces (as root, or inside an unprivileged user namespace where the kernel allows one):
+///   no network, and a file system that is read-only except the scratch folder.
 /// A layer that is not available is reported once in `notes`, never as a failure.
 public final class Containment: Sendable {
     /// Namespaces every case enters, when available.
@@ -19,6 +20,10 @@ public final class Containment: Sendable {
     public let active: [String]
     private let cgroups: CgroupTree?
     private let counter = Atomic<Int>(0)
+    /// `TMPDIR=<writable>/`: every case process carries it, which is how orphans are recognised.
+    private let marker: [UInt8]
+    /// Orphans this containment killed and still has to reap.
+    private let killed = Mutex<Set<pid_t>>([])
     /// RLIMIT_NPROC for cases when no cgroup bounds them (non-root: counts all the user's processes).
     let processLimit: Int?
 
@@ -27,6 +32,7 @@ public final class Containment: Sendable {
 
     /// Sets up what this host allows; `writable` is the only folder cases may write to.
     public init(writable: String, isolate: Bool = true) {
+        marker = Array("TMPDIR=\(writable)/".utf8)
         var notes: [String] = []
         var active = ["process group per case, ended with the case"]
         let root = geteuid() == 0
@@ -58,9 +64,11 @@ public final class Containment: Sendable {
             if mnt >= 0 { active.append("read-only file system except the case folders (a mount namespace\(how))") }
             if code != 0 {
                 let what = step.map { String(cString: $0) } ?? "namespaces"
+                let reason = "\(what) failed (\(String(cString: strerror(code))))"
                 notes.append(
-                    "isolation unavailable: \(what) failed (\(String(cString: strerror(code)))); cases run with the network and file system of \(root ? "root" : "the user")"
-                )
+                    namespaces == nil
+                        ? "isolation unavailable: \(reason); cases run with the network and file system of \(root ? "root" : "the user")"
+                        : "isolation incomplete: \(reason)")
             }
         }
         self.namespaces = namespaces
@@ -81,16 +89,23 @@ public final class Containment: Sendable {
     func endCase(_ scope: CaseScope) -> Int {
         if let cgroup = scope.cgroup { return cgroups?.killAll(in: cgroup) ?? 0 }
         guard cgroups == nil else { return 0 }
-        let killed = Self.endStrays(wait: false)
+        let count = endStrays(wait: false)
         // Reap what was killed before the next case starts: zombies still count for RLIMIT_NPROC.
-        if killed > 0 { Self.endStrays(wait: true) }
-        return killed
+        if count > 0 { endStrays(wait: true) }
+        return count
     }
 
-    /// Removes the cgroup tree and closes the namespace descriptors.
-    public func close() {
+    /// Removes the cgroup tree and closes the namespace descriptors. With `reapingAll`, also
+    /// collects orphans nothing identifies any more (a daemon's parent that exited by itself).
+    public func close(reapingAll: Bool = false) {
         cgroups?.remove()
-        if cgroups == nil { Self.endStrays(wait: true) }
+        if cgroups == nil { endStrays(wait: true) }
+        if reapingAll {
+            for stray in Self.strayChildren() where stray.zombie {
+                var status: Int32 = 0
+                _ = waitpid(stray.pid, &status, WNOHANG)
+            }
+        }
         if let namespaces {
             for fd in [namespaces.userNamespace, namespaces.networkNamespace, namespaces.mountNamespace] where fd >= 0 {
                 Glibc.close(fd)
@@ -98,8 +113,9 @@ public final class Containment: Sendable {
         }
     }
 
-    /// Children of asmrun that asmrun did not start: orphans of a case, handed to the subreaper.
-    static func strayChildren() -> [(pid: pid_t, zombie: Bool)] {
+    /// Children of asmrun that asmrun did not start: orphans of a case, handed to the subreaper
+    /// (or children of whatever else shares this process, which are left alone).
+    static func strayChildren() -> [(pid: pid_t, zombie: Bool, group: pid_t)] {
         let me = getpid()
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { name in
@@ -107,33 +123,51 @@ public final class Containment: Sendable {
                 let close = stat.lastIndex(of: ")")
             else { return nil }
             let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-            guard fields.count > 1, pid_t(fields[1]) == me, !ActiveChildren.shared.contains(pid) else { return nil }
-            return (pid, fields[0] == "Z")
+            guard fields.count > 2, pid_t(fields[1]) == me, !ActiveChildren.shared.contains(pid) else { return nil }
+            return (pid, fields[0] == "Z", pid_t(fields[2]) ?? 0)
         }
     }
 
-    /// Kills and reaps orphans handed to asmrun as subreaper. Runs with spawns held off, so a
-    /// child between its spawn and its registration is never mistaken for an orphan.
+    /// Kills the orphans of this containment's cases (recognised by a process group asmrun
+    /// created, or by the case environment) and reaps them; never touches another child of this
+    /// process. Runs with spawns
+    /// held off, so a case child between its spawn and its registration is not mistaken for one.
     @discardableResult
-    static func endStrays(wait: Bool) -> Int {
+    func endStrays(wait: Bool) -> Int {
         SpawnGate.shared.exclusive {
-            var killed = 0
+            var count = 0
             for round in 0..<(wait ? 1000 : 1) {
-                let strays = strayChildren()
-                if strays.isEmpty { break }
-                for stray in strays {
-                    var status: Int32 = 0
+                var pending = false
+                for stray in Self.strayChildren() {
+                    let fromCase = ActiveChildren.shared.createdGroup(stray.group)
                     if stray.zombie {
-                        _ = waitpid(stray.pid, &status, WNOHANG)
-                    } else {
-                        if round == 0 { killed += 1 }
+                        if fromCase || killed.withLock({ $0.contains(stray.pid) }) {
+                            var status: Int32 = 0
+                            if waitpid(stray.pid, &status, WNOHANG) == stray.pid {
+                                _ = killed.withLock { $0.remove(stray.pid) }
+                            }
+                        }
+                    } else if fromCase || isCaseProcess(stray.pid) {
+                        if round == 0 { count += 1 }
                         kill(stray.pid, SIGKILL)
+                        _ = killed.withLock { $0.insert(stray.pid) }
+                        pending = true
+                    } else if killed.withLock({ $0.contains(stray.pid) }) {
+                        pending = true
                     }
                 }
-                if wait { usleep(1000) }
+                // Forget any that vanished without us (nothing left to reap).
+                killed.withLock { $0 = $0.filter { kill($0, 0) == 0 || errno != ESRCH } }
+                if !wait || (!pending && killed.withLock({ $0.isEmpty })) { break }
+                usleep(1000)
             }
-            return killed
+            return count
         }
+    }
+
+    private func isCaseProcess(_ pid: pid_t) -> Bool {
+        guard let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+        return ([0] + [UInt8](environ)).firstRange(of: [0] + marker) != nil
     }
 
     private static func userProcessCount() -> Int {

@@ -8,6 +8,9 @@ public struct Context: Sendable {
     public var launcher: any ProcessLaunching
     /// Where output goes.
     public var console: Console
+    /// asmrun is the whole process (the command-line tool), so every child is its own: at the end
+    /// of a run it may reap any orphan left to it, not only the ones it can recognise.
+    public var ownsProcess = false
 
     /// Creates a context.
     public init(environment: [String: String], launcher: any ProcessLaunching, console: Console) {
@@ -19,9 +22,11 @@ public struct Context: Sendable {
     /// The real process, terminal and environment.
     public static func live() -> Context {
         let environment = ProcessInfo.processInfo.environment
-        return Context(
+        var context = Context(
             environment: environment, launcher: PosixLauncher(path: environment["PATH"]),
             console: Console(environment: environment))
+        context.ownsProcess = true
+        return context
     }
 
     /// The host, honouring `ASMRUN_HOST_ARCH`.
