@@ -57,7 +57,16 @@ public final class Containment: Sendable {
             var step: UnsafePointer<CChar>?
             let code = writable.withCString { asmrun_make_namespaces($0, root ? 0 : 1, &user, &net, &mnt, &step) }
             if net >= 0 || mnt >= 0 {
-                namespaces = Namespaces(userNamespace: user, networkNamespace: net, mountNamespace: mnt)
+                let candidate = Namespaces(userNamespace: user, networkNamespace: net, mountNamespace: mnt)
+                // Creating namespaces can succeed where entering them fails (a security module):
+                // try once with a trivial child, so cases never fail for it.
+                if let problem = Self.tryEntering(candidate) {
+                    for fd in [user, net, mnt] where fd >= 0 { Glibc.close(fd) }
+                    (user, net, mnt) = (-1, -1, -1)
+                    notes.append("isolation unavailable: entering the namespaces failed (\(problem))")
+                } else {
+                    namespaces = candidate
+                }
             }
             let how = root ? "" : ", inside an unprivileged user namespace"
             if net >= 0 { active.append("no network (a network namespace without interfaces\(how))") }
@@ -74,6 +83,19 @@ public final class Containment: Sendable {
         self.namespaces = namespaces
         self.notes = notes
         self.active = active
+    }
+
+    /// Runs `true` inside the namespaces; `nil` when that works, else what went wrong.
+    private static func tryEntering(_ namespaces: Namespaces) -> String? {
+        var options = LaunchOptions()
+        options.isolation = namespaces
+        options.timeout = 10
+        do {
+            let result = try PosixLauncher(path: "/usr/bin:/bin").run(Command("true"), options: options)
+            return result.termination == .exited(0) ? nil : "true ended with \(result.termination.summary)"
+        } catch {
+            return "\(error)"
+        }
     }
 
     /// Starts a case: its cgroup (if any) is created; pass `procsFile` to the launcher.
