@@ -41,7 +41,12 @@ public struct RunCommand: Sendable {
             options.runner, format: source.format, toolchain: toolchain, cpu: source.settings.qemuCPU)
         let store = try ArtifactStore(options: options.cacheOptions, context: context)
         defer { store.close() }
-        let artifact = try store.build(source, toolchain: toolchain, trace: trace)
+        // Ctrl-C while nasm or the linker runs (in their own process group, out of the terminal's
+        // reach): end them, clean up, exit 130 like the program would have.
+        let interrupts = InterruptHandler {}
+        let built = Result { try store.build(source, toolchain: toolchain, trace: trace) }
+        if interrupts.stop() { return 128 + SIGINT }
+        let artifact = try built.get()
         defer { artifact.release() }
         if let output = options.output { try AtomicFile.copy(artifact.executable, to: output) }
         let command = runner.command(
