@@ -126,6 +126,31 @@ struct RunModeTests {
         #expect(monotonicSeconds() - start < 10)
     }
 
+    @Test func interruptDuringTheBuildCleansUpAndExits130() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { TemporaryDirectory.removeTree(directory) }
+        // Slow to assemble: nasm is still running when the interrupt arrives.
+        try Fixture.write("%rep 900000\nnop\n%endrep\nglobal _start\n_start: ret\n", to: directory + "/slow.asm")
+        let sandbox = directory + "/tmp"
+        try FileManager.default.createDirectory(atPath: sandbox, withIntermediateDirectories: true)
+        var environment = Fixture.environment
+        environment["TMPDIR"] = sandbox
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Fixture.binary)
+        process.arguments = [directory + "/slow.asm", "--no-cache"]
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = monotonicSeconds() + 20
+        while HostileTests.processes(under: sandbox).count < 2 && monotonicSeconds() < deadline { usleep(10_000) }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+        #expect(HostileTests.processes(under: sandbox).isEmpty, "nasm was ended")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox).isEmpty, "scratch removed")
+    }
+
     @Test func simulatedArmHostUsesQemuAndLld() throws {
         // Only nasm, ld.lld and qemu on PATH: the cross-linker fallback of a bare ARM host.
         let bin = try Fixture.temporaryDirectory()
