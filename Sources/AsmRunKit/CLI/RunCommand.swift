@@ -87,24 +87,3 @@ public struct RunCommand: Sendable {
         return { command in console.write("+ \(command)\n", to: .error) }
     }
 }
-
-/// asmrun's own exit statuses, in the style of timeout(1).
-public enum ExitStatus {
-    /// The program ran past `--timeout`.
-    public static let timedOut: Int32 = 124
-    /// asmrun itself failed: usage, build, missing tool.
-    public static let toolFailure: Int32 = 125
-}
-
-/// Lets the terminal's Ctrl-C reach the program while asmrun waits for it, as system(3) does.
-enum TerminalSignals {
-    static func ignoringInterrupts<T>(_ body: () throws -> T) rethrows -> T {
-        let previousInterrupt = signal(SIGINT, SIG_IGN)
-        let previousQuit = signal(SIGQUIT, SIG_IGN)
-        defer {
-            signal(SIGINT, previousInterrupt)
-            signal(SIGQUIT, previousQuit)
-        }
-        return try body()
-    }
-}

@@ -1,0 +1,41 @@
+import Foundation
+import Glibc
+
+/// Size accounting and least-recently-used eviction for a cache folder.
+public struct CacheMaintenance: Sendable {
+    /// The cache root.
+    public let root: String
+
+    /// Creates it.
+    public init(root: String) { self.root = root }
+
+    /// Entries with their size in bytes and last use (the executable's modification time,
+    /// touched on every hit).
+    public func entries() -> [(path: String, bytes: Int, used: Double)] {
+        let objects = root + "/objects"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: objects)) ?? []
+        return names.map { name in
+            let path = objects + "/" + name
+            var info = stat()
+            guard stat(path, &info) == 0 else { return (path, 0, 0) }
+            return (path, Int(info.st_size), Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+        }
+    }
+
+    /// Evicts least-recently-used entries until the total is at most `limit` bytes.
+    public func trim(toBytes limit: Int) {
+        var all = entries().sorted { $0.used < $1.used }
+        var total = all.reduce(0) { $0 + $1.bytes }
+        while total > limit, !all.isEmpty {
+            let oldest = all.removeFirst()
+            unlink(oldest.path)
+            total -= oldest.bytes
+        }
+    }
+
+    /// Removes every entry.
+    public func clean() {
+        TemporaryDirectory.removeTree(root + "/objects")
+        TemporaryDirectory.removeTree(root + "/tmp")
+    }
+}
