@@ -48,6 +48,20 @@ import Testing
     }
 }
 
+/// Slowest-first scheduling from the previous run's timings.
+@Suite struct TimingsTests {
+    @Test func slowestKnownProgramsRunFirstAndNewOnesBeforeKnownFastOnes() throws {
+        let root = try Fixture.temporaryDirectory()
+        defer { TemporaryDirectory.removeTree(root) }
+        let programs = ["/s/fast.asm", "/s/new.asm", "/s/slow.asm", "/s/middle.asm"].map(TestProgram.init(path:))
+        var timings = Timings(cacheRoot: root)
+        #expect(timings.order(programs) == [0, 1, 2, 3], "no history: discovery order")
+        timings.save(["/s/fast.asm": 0.001, "/s/slow.asm": 2.5, "/s/middle.asm": 0.3])
+        let reloaded = Timings(cacheRoot: root)
+        #expect(reloaded.order(programs) == [1, 2, 3, 0])
+    }
+}
+
 /// Least-recently-used eviction of the build cache.
 @Suite struct CacheMaintenanceTests {
     @Test func trimEvictsTheLeastRecentlyUsedFirst() throws {

@@ -142,6 +142,11 @@ struct HostileTests {
         #expect(result.status == 0, "\(result.output)")
         #expect(!FileManager.default.fileExists(atPath: target + "/escaped"))
         #expect(!result.errors.contains("note:"), "every containment layer is available as root here: \(result.errors)")
+        // --no-isolation gives the network and file system back.
+        let open = Fixture.test([suite, "--runner", Self.runners, "--no-isolation"])
+        #expect(open.status == 1)
+        #expect(open.output.contains("+outside: written"))
+        #expect(open.output.contains("-unreachable"))
     }
 
     @Test func interruptEndsEverythingAndStillWritesReports() throws {

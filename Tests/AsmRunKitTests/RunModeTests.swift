@@ -200,6 +200,22 @@ struct RunModeTests {
         #expect(third.stderr.contains("nasm"))
     }
 
+    @Test func cacheInfoAndClean() throws {
+        let cache = try Fixture.temporaryDirectory()
+        defer { TemporaryDirectory.removeTree(cache) }
+        _ = try Fixture.asmrun([corpus + "/hello.asm", "--cache-dir", cache])
+        _ = try Fixture.asmrun([corpus + "/exit_code.asm", "--cache-dir", cache])
+        let info = try Fixture.asmrun(["cache", "info", "--cache-dir", cache])
+        #expect(info.status == .exited(0))
+        #expect(info.stdout.contains("cache: \(cache)\nentries: 2\n"))
+        let clean = try Fixture.asmrun(["cache", "clean", "--cache-dir", cache])
+        #expect(clean.stdout == "removed 2 entries from \(cache)\n")
+        #expect(try Fixture.asmrun(["cache", "info", "--cache-dir", cache]).stdout.contains("entries: 0\n"))
+        let bad = try Fixture.asmrun(["cache", "shrink"])
+        #expect(bad.status == .exited(2))
+        #expect(bad.stderr == "asmrun: usage: asmrun cache info|clean [--cache-dir DIR]\n")
+    }
+
     @Test func versionHelpAndDoctor() throws {
         #expect(try Fixture.asmrun(["--version"]) == ("asmrun \(AsmRun.version)\n", "", .exited(0)))
         let help = try Fixture.asmrun(["--help"])

@@ -35,10 +35,6 @@ extension RunOptions {
 public struct Artifact: Sendable {
     /// Its path.
     public let executable: String
-    /// The plan that produced it (or would have, for a cache hit).
-    public let plan: BuildPlan
-    /// It came from the cache: nasm and the linker did not run.
-    public let cached: Bool
 
     /// Removes the private copy.
     public func release() { unlink(executable) }
@@ -95,17 +91,17 @@ public final class ArtifactStore: Sendable {
         defer { unlink(object) }
         guard let root else {
             try builder.build(plan, source: source.path)
-            return Artifact(executable: executable, plan: plan, cached: false)
+            return Artifact(executable: executable)
         }
         let entry = CacheEntry(path: root + "/objects/" + (try cacheKey(source, plan)))
         if let bytes = entry.read(), FileCopy.write(bytes, to: executable, mode: 0o755) {
             utimes(entry.path, nil)
-            return Artifact(executable: executable, plan: plan, cached: true)
+            return Artifact(executable: executable)
         }
         try builder.build(plan, source: source.path)
         let staging = root + "/tmp/" + (entry.path as NSString).lastPathComponent + ".\(getpid()).\(index)"
         if entry.install(executable: executable, staging: staging) { stored.store(true, ordering: .relaxed) }
-        return Artifact(executable: executable, plan: plan, cached: false)
+        return Artifact(executable: executable)
     }
 
     private func cacheKey(_ source: SourceFile, _ plan: BuildPlan) throws -> String {

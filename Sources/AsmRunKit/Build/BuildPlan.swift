@@ -60,7 +60,7 @@ public struct BuildPlan: Sendable, Equatable {
         }
         let linker = try toolchain.linker(for: format)
         let emulation = format == .elf64 ? "elf_x86_64" : "elf_i386"
-        return Command(linker.path, ["-m", emulation, "-z", "noexecstack", "-o", executable, object])
+        return Command(linker, ["-m", emulation, "-z", "noexecstack", "-o", executable, object])
     }
 
     /// The same plan writing to other paths (the commands are otherwise unchanged).

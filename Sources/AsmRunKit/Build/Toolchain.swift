@@ -11,26 +11,23 @@ public struct Toolchain: Sendable {
         self.locator = locator
     }
 
-    /// The flavour of linker found, which decides its flags.
-    public enum LinkerKind: String, Sendable { case gnu, lld }
-
     /// The assembler.
     public func nasm() throws -> String {
         guard let path = locator.find("nasm") else { throw ToolError(tool: "nasm", packages: ["nasm"]) }
         return path
     }
 
-    /// A linker that produces x86 ELF of `format` on this host.
-    public func linker(for format: ObjectFormat) throws -> (path: String, kind: LinkerKind) {
+    /// A linker that produces x86 ELF of `format` on this host (GNU ld and ld.lld take the same flags).
+    public func linker(for format: ObjectFormat) throws -> String {
         let gnu: [String]
         if host.runsX86_64 {
             gnu = ["ld"]
         } else {
             gnu = format == .elf64 ? ["x86_64-linux-gnu-ld"] : ["i686-linux-gnu-ld", "x86_64-linux-gnu-ld"]
         }
-        if let path = locator.find(anyOf: gnu) { return (path, .gnu) }
+        if let path = locator.find(anyOf: gnu) { return path }
         if let path = locator.find(anyOf: ["ld.lld", "ld.lld-19", "ld.lld-16", "ld.lld-14"]) {
-            return (path, .lld)
+            return path
         }
         let package = host.runsX86_64 ? "binutils" : "binutils-x86-64-linux-gnu"
         throw ToolError(tool: "a linker for x86 ELF (\(gnu[0]) or ld.lld)", packages: [package])

@@ -49,7 +49,7 @@ public struct DoctorCommand: Sendable {
                 let linker =
                     mode == .cc
                     ? try toolchain.compilerDriver(for: format)
-                    : try toolchain.linker(for: format).path
+                    : try toolchain.linker(for: format)
                 lines.append("  \(format.rawValue) \(mode.rawValue): \(linker)")
             } catch {
                 lines.append("  \(format.rawValue) \(mode.rawValue): \(error)")

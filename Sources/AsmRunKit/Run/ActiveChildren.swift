@@ -25,9 +25,6 @@ public final class ActiveChildren: Sendable {
     /// Whether `pid` is a child asmrun started and still supervises.
     public func contains(_ pid: pid_t) -> Bool { children.withLock { $0[pid] != nil } }
 
-    /// How many children are running.
-    public var count: Int { children.withLock { $0.count } }
-
     /// Sends `signal` to every child, and to its whole process group where it has one.
     public func signalAll(_ signal: Int32) {
         children.withLock { children in

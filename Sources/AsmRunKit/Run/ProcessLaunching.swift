@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The one seam through which asmrun starts processes; tests swap in a fake.
 public protocol ProcessLaunching: Sendable {
@@ -16,9 +17,9 @@ public enum LaunchError: Error, Equatable, LocalizedError, CustomStringConvertib
     /// One line naming the executable and the cause.
     public var description: String {
         switch self {
-        case .notFound(let name): "\(name) not found on PATH"
+        case .notFound(let name): "\(name) not found on PATH; install it or give its full path"
         case .spawnFailed(let name, let code):
-            "cannot start \(name): \(String(cString: strerror(code)))"
+            "cannot start \(name): \(String(cString: strerror(code))); check that it exists and is executable"
         }
     }
 
@@ -26,10 +27,16 @@ public enum LaunchError: Error, Equatable, LocalizedError, CustomStringConvertib
     public var errorDescription: String? { description }
 }
 
-/// Looks executables up on a search path without spawning anything.
+/// Looks executables up on a search path without spawning anything; each name is looked up
+/// once per locator (a suite builds thousands of programs with the same nasm and ld).
 public struct ExecutableLocator: Sendable {
     /// The directories searched, in order.
-    public var searchPath: [String]
+    public let searchPath: [String]
+    private let found = Memo()
+
+    private final class Memo: Sendable {
+        let paths = Mutex<[String: String?]>([:])
+    }
 
     /// Creates a locator from a `PATH`-style string.
     public init(path: String?) {
@@ -38,6 +45,13 @@ public struct ExecutableLocator: Sendable {
 
     /// The full path of `name`, or `nil`; a name with a slash is checked as it is.
     public func find(_ name: String) -> String? {
+        if let known = found.paths.withLock({ $0[name] }) { return known }
+        let path = search(name)
+        found.paths.withLock { $0[name] = path }
+        return path
+    }
+
+    private func search(_ name: String) -> String? {
         if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
         for directory in searchPath where !directory.isEmpty {
             let candidate = directory + "/" + name

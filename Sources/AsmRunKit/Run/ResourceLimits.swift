@@ -1,5 +1,5 @@
 /// Per-child resource limits; `nil` leaves a limit as asmrun has it. Core dumps are always off.
-public struct ResourceLimits: Sendable, Equatable, Codable {
+public struct ResourceLimits: Sendable, Equatable {
     /// RLIMIT_AS in bytes.
     public var addressSpace: Int?
     /// RLIMIT_FSIZE in bytes.

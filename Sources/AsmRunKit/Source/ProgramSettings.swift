@@ -1,5 +1,5 @@
 /// The object format nasm writes.
-public enum ObjectFormat: String, Sendable, Codable, CaseIterable {
+public enum ObjectFormat: String, Sendable, CaseIterable {
     /// 64-bit ELF (`nasm -f elf64`), the default.
     case elf64
     /// 32-bit ELF (`nasm -f elf32`) for `bits 32` / `int 0x80` programs.
@@ -7,7 +7,7 @@ public enum ObjectFormat: String, Sendable, Codable, CaseIterable {
 }
 
 /// How the object file becomes an executable.
-public enum LinkMode: String, Sendable, Codable, CaseIterable {
+public enum LinkMode: String, Sendable, CaseIterable {
     /// `ld` when the program defines `_start`, the C driver when it defines only `main`.
     case auto
     /// A plain linker: no libc, the program starts at `_start`.

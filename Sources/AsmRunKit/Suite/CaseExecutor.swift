@@ -64,6 +64,7 @@ struct CaseExecutor: Sendable {
         let observation = Observation(stdout: TextLines(result.stdout), stderr: TextLines(stderr), status: result.termination)
         var verdict = judge(observation, against: testCase, runner: runner.name, timeout: timeout)
         if result.outputLimitExceeded {
+            verdict.outputLimitExceeded = true
             verdict.status = .fail
             verdict.message =
                 "output limit exceeded: more than \(outputLimit) bytes on stdout or stderr (raise it with --output-limit or `; asmrun: limit output`)"

@@ -30,6 +30,8 @@ public struct RunnerResult: Sendable {
     public var observation: Observation?
     /// Seconds the program ran.
     public var duration: Double = 0
+    /// A stream passed the output limit: the observation is only a prefix, never recorded.
+    public var outputLimitExceeded = false
     /// The file and line a CI annotation should point at.
     public var location: (file: String, line: Int)?
 

@@ -35,6 +35,8 @@ public final class SuiteRunner: Sendable {
     private let runners: [ObjectFormat: [Runner]]
     private let options: TestOptions
     private let context: Context
+    /// Resolved once: every build of the run uses the same tools.
+    private let toolchain: Toolchain
     private let store: ArtifactStore
     private let executor: CaseExecutor
     private let emit: @Sendable (CaseReport) -> Void
@@ -54,6 +56,7 @@ public final class SuiteRunner: Sendable {
         self.runners = runners
         self.options = options
         self.context = context
+        toolchain = context.toolchain
         self.store = store
         self.emit = emit
         self.note = note
@@ -125,7 +128,7 @@ public final class SuiteRunner: Sendable {
         let start = monotonicSeconds()
         let artifact: Artifact
         do {
-            artifact = try store.build(source, toolchain: context.toolchain, trace: trace)
+            artifact = try store.build(source, toolchain: toolchain, trace: trace)
         } catch let failure as BuildFailure {
             var result = RunnerResult(runner: "", status: .error, message: "\(failure.stage.rawValue) failed")
             result.detail = failure.description
@@ -219,7 +222,7 @@ public final class SuiteRunner: Sendable {
             guard !results.contains(where: { $0.status == .error }) else { continue }
             let observations = results.compactMap { result -> (runner: String, observation: Observation)? in
                 guard let observation = result.observation, source.settings.expectedFailure(for: result.runner) == nil,
-                    !result.message.hasPrefix("output limit exceeded")
+                    !result.outputLimitExceeded
                 else { return nil }
                 return (result.runner, observation)
             }

@@ -11,8 +11,6 @@ public struct TestProgram: Sendable {
     public let expectationPath: String
     /// The parsed expectations (empty when there is no file yet).
     public var expectations = ExpectationFile()
-    /// The file exists.
-    public var hasExpectationFile = false
     /// Why the program cannot run, one line naming the file.
     public var problem: String?
 
@@ -46,7 +44,6 @@ public struct TestProgram: Sendable {
         do {
             if let file = try ExpectationFile.load(expectationPath) {
                 expectations = file
-                hasExpectationFile = true
             }
         } catch {
             problem = "\(error)"
@@ -62,8 +59,6 @@ public struct TestSuite: Sendable {
     public var problems: [String]
     /// How many of the paths given do not exist (a usage error).
     public var missingPaths: Int
-    /// Files skipped because they are only included by others.
-    public var includeOnly: [String]
 
     /// Discovers and loads the programs under `paths`.
     public init(paths: [String], shard: (index: Int, count: Int)? = nil) {
@@ -84,7 +79,6 @@ public struct TestSuite: Sendable {
         let isHelper = { (program: TestProgram) in
             program.source?.settings.includeOnly == true || included.contains(Discovery.standardize(program.path))
         }
-        includeOnly = loaded.filter(isHelper).map(\.path)
         loaded.removeAll(where: isHelper)
         if let shard {
             loaded = loaded.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
