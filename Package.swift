@@ -1,16 +1,33 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// One target per stage of the pipeline, each depending only on the stages before it, so the
+// compiler refuses a dependency against the pipeline:
+//
+//   Support ← Sandbox ← Source ← Build ← Run ← Compare ← Suite ← Report ← CLI ← asmrun
+//
+// Support is a true leaf (errors, files, hashing, the console); Sandbox starts, supervises and
+// contains processes; the rest are the stages a program goes through. Declarations shared between
+// targets are `package`: nothing outside this package links the library.
 let package = Package(
     name: "asmrun",
     products: [
-        .executable(name: "asmrun", targets: ["asmrun"]),
-        .library(name: "AsmRunKit", targets: ["AsmRunKit"]),
+        .executable(name: "asmrun", targets: ["asmrun"])
     ],
     targets: [
-        .executableTarget(name: "asmrun", dependencies: ["AsmRunKit"]),
-        .target(name: "AsmRunKit", dependencies: ["CAsmRunSpawn"]),
+        .executableTarget(name: "asmrun", dependencies: ["CLI"]),
+        .target(name: "CLI", dependencies: ["Report", "Suite", "Compare", "Run", "Build", "Source", "Sandbox", "Support"]),
+        .target(name: "Report", dependencies: ["Suite", "Compare", "Sandbox", "Support"]),
+        .target(name: "Suite", dependencies: ["Compare", "Run", "Build", "Source", "Sandbox", "Support"]),
+        .target(name: "Compare", dependencies: ["Sandbox", "Support"]),
+        .target(name: "Run", dependencies: ["Build", "Source", "Sandbox", "Support"]),
+        .target(name: "Build", dependencies: ["Source", "Sandbox", "Support"]),
+        .target(name: "Source", dependencies: ["Support"]),
+        .target(name: "Sandbox", dependencies: ["CAsmRunSpawn", "Support"]),
+        .target(name: "Support"),
         .target(name: "CAsmRunSpawn"),
-        .testTarget(name: "AsmRunKitTests", dependencies: ["AsmRunKit", "asmrun"]),
+        .testTarget(
+            name: "AsmRunTests",
+            dependencies: ["CLI", "Report", "Suite", "Compare", "Run", "Build", "Source", "Sandbox", "Support", "asmrun"]),
     ]
 )

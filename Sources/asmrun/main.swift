@@ -1,4 +1,4 @@
-import AsmRunKit
+import CLI
 import Glibc
 
 exit(AsmRun.main(Array(CommandLine.arguments.dropFirst()), context: .live()))

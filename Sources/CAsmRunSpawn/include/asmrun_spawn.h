@@ -29,12 +29,26 @@ typedef struct {
     asmrun_limits limits;
 } asmrun_spawn_request;
 
+/// The step of a spawn that failed, for the error message.
+typedef enum {
+    ASMRUN_STEP_NONE = 0,
+    ASMRUN_STEP_FORK,
+    ASMRUN_STEP_PROCESS_GROUP,
+    ASMRUN_STEP_CGROUP,
+    ASMRUN_STEP_USER_NAMESPACE,
+    ASMRUN_STEP_NETWORK_NAMESPACE,
+    ASMRUN_STEP_MOUNT_NAMESPACE,
+    ASMRUN_STEP_STDIO,
+    ASMRUN_STEP_WORKING_DIRECTORY,
+    ASMRUN_STEP_EXEC,
+} asmrun_step;
+
 /// Spawns a child the way glibc's posix_spawn does (vfork with all signals blocked, default
 /// dispositions and an empty mask in the child), plus core size 0, rlimits and a process group.
-/// Returns 0 and stores the pid, or returns the errno of the failed step (exec included).
-int asmrun_spawn(const asmrun_spawn_request *request, pid_t *pid);
+/// Returns 0 and stores the pid, or returns the errno of the failed step and stores the step.
+int asmrun_spawn(const asmrun_spawn_request *request, pid_t *pid, asmrun_step *failed_step);
 
-/// pidfd_open(2); returns -1 where the kernel lacks it.
+/// pidfd_open(2); -1 with errno set where the kernel lacks it (before Linux 5.3).
 int asmrun_pidfd_open(pid_t pid);
 
 /// Creates the namespaces children run in: a network namespace with no interfaces up, and a
@@ -46,14 +60,15 @@ int asmrun_make_namespaces(const char *writable, int with_user_ns, int *user_fd,
                            const char **step);
 
 /// Catches SIGINT and SIGTERM with a handler that writes the signal number as one byte to
-/// `notify_fd` (async-signal-safe), and unblocks both in the calling thread. Returns 0 or -1.
+/// `notify_fd` (async-signal-safe), and unblocks both in the calling thread; the previous
+/// actions are saved. Returns 0 or -1.
 int asmrun_catch_interrupts(int notify_fd);
 
-/// Restores the default actions of SIGINT and SIGTERM.
+/// Restores the actions SIGINT and SIGTERM had before `asmrun_catch_interrupts`.
 void asmrun_release_interrupts(void);
 
-/// Makes this process the reaper of orphaned descendants (prctl PR_SET_CHILD_SUBREAPER).
-int asmrun_become_subreaper(void);
+/// Sets or clears this process as the reaper of orphaned descendants (PR_SET_CHILD_SUBREAPER).
+int asmrun_set_subreaper(int enabled);
 
 /// pipe2(fds, O_CLOEXEC); returns 0 or -1 with errno set.
 int asmrun_pipe_cloexec(int fds[2]);

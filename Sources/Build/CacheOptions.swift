@@ -1,0 +1,22 @@
+/// Where build products go and whether they are reused.
+package struct CacheOptions: Sendable, Equatable {
+    /// Reuse and store linked executables.
+    package var enabled = true
+    /// `--cache-dir`; otherwise `$XDG_CACHE_HOME/asmrun` or `~/.cache/asmrun`.
+    package var directory: String?
+    /// The size past which least-recently-used entries are evicted.
+    package var maxBytes = 256 << 20
+
+    package init(enabled: Bool = true, directory: String? = nil) {
+        self.enabled = enabled
+        self.directory = directory
+    }
+
+    /// The cache folder for an environment.
+    package func root(environment: [String: String]) -> String? {
+        if let directory { return directory }
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/asmrun" }
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.cache/asmrun" }
+        return nil
+    }
+}

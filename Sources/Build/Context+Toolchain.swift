@@ -1,0 +1,11 @@
+import Sandbox
+
+extension Context {
+    /// The host, honouring `ASMRUN_HOST_ARCH`.
+    package var host: Host { Host(environment: environment) }
+
+    /// Tool lookup on this context's `PATH`; make it once per run, every lookup is remembered.
+    package var toolchain: Toolchain {
+        Toolchain(host: host, locator: ExecutableLocator(path: environment["PATH"]))
+    }
+}

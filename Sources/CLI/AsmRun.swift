@@ -1,0 +1,53 @@
+import Sandbox
+import Support
+
+/// The command-line entry point: picks the subcommand and maps errors to exit statuses.
+package enum AsmRun {
+    /// The version printed by `--version`.
+    package static let version = "0.1.0"
+
+    /// Runs asmrun with `arguments` (without the program name) and returns the exit status.
+    package static func main(_ arguments: [String], context: Context) -> Int32 {
+        let command = arguments.first ?? ""
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "":
+            context.console.write(Usage.main, to: .error)
+            return ExitCode.usage
+        case "-h", "--help", "help":
+            context.console.write(Usage.main)
+            return ExitCode.success
+        case "--version":
+            context.console.write("asmrun \(version)\n")
+            return ExitCode.success
+        case "test":
+            return TestCommand.main(rest, context: context)
+        case "doctor":
+            return DoctorCommand(context: context).execute()
+        case "cache":
+            return CacheCommand.main(rest, context: context)
+        case "run":
+            return runMain(rest, context: context)
+        default:
+            return runMain(arguments, context: context)
+        }
+    }
+
+    /// `-h`/`--help` among asmrun's own options (not among the program's, after `--`).
+    static func wantsHelp(_ arguments: [String]) -> Bool {
+        arguments.prefix { $0 != "--" }.contains { $0 == "-h" || $0 == "--help" }
+    }
+
+    private static func runMain(_ arguments: [String], context: Context) -> Int32 {
+        if wantsHelp(arguments) {
+            context.console.write(Usage.main)
+            return ExitCode.success
+        }
+        do {
+            let options = try RunOptions(parsing: arguments)
+            return RunCommand(options: options, context: context).execute()
+        } catch {
+            return Diagnostics.fail(error, in: .run, console: context.console)
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import Build
+import Foundation
+import Report
+import Run
+import Sandbox
+import Source
+import Suite
+import Support
+
+/// `asmrun test`: discover, build, run, compare, report.
+package struct TestCommand: Sendable {
+    package let options: TestOptions
+    package let context: Context
+
+    package init(options: TestOptions, context: Context) {
+        self.options = options
+        self.context = context
+    }
+
+    static func main(_ arguments: [String], context: Context) -> Int32 {
+        if AsmRun.wantsHelp(arguments) {
+            context.console.write(Usage.test)
+            return ExitCode.success
+        }
+        do {
+            return TestCommand(options: try TestOptions(parsing: arguments), context: context).execute()
+        } catch {
+            return Diagnostics.fail(error, in: .test, console: context.console)
+        }
+    }
+
+    /// Runs the suite: 0 when everything passed, 1 on any failure, 2 on a usage or setup error,
+    /// 130 when interrupted.
+    package func execute() -> Int32 {
+        let started = monotonicSeconds()
+        do {
+            let suite = try selectPrograms()
+            let toolchain = context.toolchain
+            let runners = try resolveRunners(for: suite.programs, toolchain: toolchain)
+            if options.list {
+                list(suite, runners)
+                return ExitCode.success
+            }
+            return try run(suite, runners, toolchain: toolchain, started: started)
+        } catch {
+            return Diagnostics.fail(error, in: .test, console: context.console)
+        }
+    }
+
+    /// Discovery and `--filter`; paths that could not be searched are reported here.
+    private func selectPrograms() throws -> TestSuite {
+        var suite = TestSuite(paths: options.paths, shard: options.shard)
+        for problem in suite.problems { Diagnostics.show(problem, console: context.console) }
+        if suite.missingPaths > 0 {
+            throw UsageError("\(suite.missingPaths) of the paths given do not exist (named above)", fix: "name existing files or folders")
+        }
+        if suite.programs.isEmpty {
+            throw UsageError(
+                "no programs found in \(options.paths.joined(separator: " "))", fix: "name .asm files or folders that hold them")
+        }
+        if let filter = options.filter, let regex = try? Regex(filter) {
+            suite.programs = suite.programs.compactMap { program in
+                var selected = program
+                let names = program.allCases.map(\.name).filter { program.id(of: $0).contains(regex) }
+                guard !names.isEmpty else { return nil }
+                selected.selection = Set(names)
+                return selected
+            }
+            if suite.programs.isEmpty {
+                throw UsageError("no case id matches --filter \(filter)", fix: "`asmrun test --list` shows the ids")
+            }
+        }
+        return suite
+    }
+
+    private func list(_ suite: TestSuite, _ runners: [ObjectFormat: [Runner]]) {
+        for program in suite.programs {
+            let names = runners[program.format]?.map(\.name).joined(separator: ",") ?? ""
+            for testCase in program.cases { context.console.write("\(program.id(of: testCase.name)) [\(names)]\n") }
+        }
+    }
+
+    private func run(
+        _ suite: TestSuite, _ runners: [ObjectFormat: [Runner]], toolchain: Toolchain, started: Double
+    ) throws -> Int32 {
+        let total = suite.programs.reduce(0) { $0 + $1.cases.count * (runners[$1.format]?.count ?? 0) }
+        let reporter = ConsoleReporter(console: context.console, verbose: options.verbose, environment: context.environment, total: total)
+        let store = try ArtifactStore(options: options.cache, environment: context.environment, launcher: context.launcher)
+        defer { store.close() }
+        let scratch = try TemporaryDirectory(prefix: "test", environment: context.environment)
+        defer { scratch.remove() }
+        let containment = Containment(writable: scratch.path, isolate: options.isolate, launcher: context.launcher)
+        defer { containment.close(reapingAll: context.ownsProcess) }
+        for note in containment.notes { reporter.note("note: \(note)") }
+        let runner = SuiteRunner(
+            programs: suite.programs, runners: runners, configuration: options.configuration, toolchain: toolchain,
+            store: store, caseRunner: CaseRunner(launcher: context.launcher, scratch: scratch.path, containment: containment),
+            emit: reporter.caseFinished, note: reporter.note)
+        let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
+            runner.cancel()
+            if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
+        }
+        let outcome = runner.run()
+        let interrupted = interrupts.stop()
+        return finish(outcome, suite, reporter, interrupted: interrupted, seconds: monotonicSeconds() - started)
+    }
+
+    /// Reports, the summary and the exit status.
+    private func finish(
+        _ outcome: SuiteOutcome, _ suite: TestSuite, _ reporter: ConsoleReporter, interrupted: Bool, seconds: Double
+    ) -> Int32 {
+        for path in outcome.updatedFiles { reporter.note("updated \(path)") }
+        var exitStatus = reporter.tally.failed > 0 ? ExitCode.failure : ExitCode.success
+        if let path = options.junitPath, !write({ JUnitReport.render(outcome, seconds: seconds) }, to: path) {
+            exitStatus = ExitCode.usage
+        }
+        if let path = options.jsonPath, !write({ try JSONReport.render(outcome, seconds: seconds) }, to: path) {
+            exitStatus = ExitCode.usage
+        }
+        if !suite.problems.isEmpty {
+            reporter.note("\(suite.problems.count) path\(suite.problems.count == 1 ? "" : "s") could not be searched (named above)")
+            exitStatus = max(exitStatus, ExitCode.failure)
+        }
+        reporter.finish(complete: outcome.complete, seconds: seconds)
+        if interrupted { return ExitCode.interrupted }
+        if !outcome.complete && exitStatus == ExitCode.success { exitStatus = ExitCode.failure }
+        return exitStatus
+    }
+
+    private func write(_ render: () throws -> String, to path: String) -> Bool {
+        do {
+            try AtomicFile.write(Array(try render().utf8), to: path)
+            return true
+        } catch {
+            Diagnostics.show(error, console: context.console)
+            return false
+        }
+    }
+
+    /// The runners for each format present; `native` is dropped, once, where the host cannot run it.
+    private func resolveRunners(for programs: [TestProgram], toolchain: Toolchain) throws -> [ObjectFormat: [Runner]] {
+        let present = Set(programs.compactMap { $0.source?.format })
+        var resolved: [ObjectFormat: [Runner]] = [:]
+        var noted = false
+        for format in ObjectFormat.allCases where present.contains(format) || format == .elf64 {
+            var list: [Runner] = []
+            for choice in options.runners {
+                do {
+                    let runner = try Runner.resolve(choice, format: format, toolchain: toolchain)
+                    if !list.contains(where: { $0.name == runner.name }) { list.append(runner) }
+                } catch is RunnerUnavailable where choice == .native {
+                    if present.contains(format) && !noted {
+                        noted = true
+                        context.console.write(
+                            "note: native runner skipped: x86 programs do not run natively on this \(toolchain.host.architecture) host\n",
+                            to: .error)
+                    }
+                }
+            }
+            if list.isEmpty && present.contains(format) {
+                throw UsageError("no runner left for \(format.rawValue) programs on this host", fix: "use `--runner qemu`")
+            }
+            resolved[format] = list
+        }
+        return resolved
+    }
+}

@@ -1,0 +1,114 @@
+import Build
+import Foundation
+import Run
+import Source
+import Suite
+
+/// The parsed command line of `asmrun test`.
+package struct TestOptions: Sendable {
+    /// Files and folders to test (default `asm/`).
+    package var paths: [String] = []
+    /// `--update`: record results as expectations.
+    package var update = false
+    /// `-j`: parallel jobs.
+    package var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// `--runner`: the runners every case runs under, in order (the first is the baseline).
+    package var runners: [RunnerChoice] = [.auto]
+    /// `--filter`: a regular expression over case ids.
+    package var filter: String?
+    /// `--list`.
+    package var list = false
+    /// `--shard K/N` as (K, N), 1-based.
+    package var shard: (index: Int, count: Int)?
+    /// `--fail-fast`.
+    package var failFast = false
+    /// `--timeout`: seconds per case unless the program says otherwise.
+    package var timeout: Double = 10
+    /// `--output-limit`: bytes kept per stream.
+    package var outputLimit = 1 << 20
+    /// `--junit PATH`.
+    package var junitPath: String?
+    /// `--json PATH`.
+    package var jsonPath: String?
+    /// `-v`.
+    package var verbose = false
+    /// Cache settings.
+    package var cache = CacheOptions()
+    /// Run cases without network and with a read-only file system where possible (`--no-isolation` turns it off).
+    package var isolate = true
+
+    /// Creates defaults.
+    package init() {}
+
+    /// Parses the arguments after `test`.
+    package init(parsing arguments: [String]) throws {
+        var scanner = ArgumentScanner(arguments)
+        while let argument = scanner.next() {
+            switch argument {
+            case "--update": update = true
+            case "-j", "--jobs":
+                let text = try scanner.value(for: argument)
+                guard let value = Int(text), value > 0, value <= 1024 else {
+                    throw UsageError("\(argument) takes a number of jobs from 1 to 1024, not `\(text)`")
+                }
+                jobs = value
+            case "--runner", "--runners": runners = try Self.parseRunners(try scanner.value(for: argument))
+            case "--filter": filter = try scanner.value(for: argument)
+            case "--list": list = true
+            case "--shard": shard = try Self.parseShard(try scanner.value(for: argument))
+            case "--fail-fast": failFast = true
+            case "--timeout": timeout = try scanner.seconds(for: argument)
+            case "--output-limit":
+                let text = try scanner.value(for: argument)
+                guard let bytes = ProgramSettings.parseSize(text), bytes > 0 else {
+                    throw UsageError("--output-limit takes a size such as 1M or 65536, not `\(text)`")
+                }
+                outputLimit = bytes
+            case "--junit": junitPath = try scanner.value(for: argument)
+            case "--json": jsonPath = try scanner.value(for: argument)
+            case "-v", "--verbose": verbose = true
+            case "--no-cache": cache.enabled = false
+            case "--no-isolation": isolate = false
+            case "--cache-dir": cache.directory = try scanner.value(for: argument)
+            case let option where option.hasPrefix("-") && option.count > 1:
+                throw UsageError("unknown option \(option); see `asmrun test --help`")
+            default: paths.append(argument)
+            }
+        }
+        if paths.isEmpty { paths = ["asm"] }
+        if let filter {
+            do { _ = try Regex(filter) } catch {
+                throw UsageError("--filter `\(filter)` is not a valid regular expression")
+            }
+        }
+    }
+
+    /// The plain values the Suite stage runs with.
+    var configuration: SuiteConfiguration {
+        var configuration = SuiteConfiguration(jobs: jobs)
+        configuration.recording = update
+        configuration.failFast = failFast
+        configuration.timeout = timeout
+        configuration.outputLimit = outputLimit
+        configuration.traceCommands = verbose
+        return configuration
+    }
+
+    static func parseRunners(_ text: String) throws -> [RunnerChoice] {
+        var choices: [RunnerChoice] = []
+        for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
+            let expanded: [RunnerChoice] = part == "all" ? [.native, .qemu] : [RunnerChoice(part)]
+            for choice in expanded where !choices.contains(choice) { choices.append(choice) }
+        }
+        guard !choices.isEmpty else { throw UsageError("--runner needs at least one runner (native, qemu, all, or a command)") }
+        return choices
+    }
+
+    static func parseShard(_ text: String) throws -> (index: Int, count: Int) {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count > 0,
+            (1...count).contains(index)
+        else { throw UsageError("--shard takes K/N with 1 ≤ K ≤ N, not `\(text)`") }
+        return (index, count)
+    }
+}

@@ -1,0 +1,65 @@
+extension ExpectationFile {
+    /// Records observations of one case, runner by runner (the first runner is the baseline):
+    /// a field that still matches is kept (holes survive), a runner that has its own expectation
+    /// gets it updated, the baseline updates the default, and other runners get an override only
+    /// where they differ from the default.
+    package mutating func record(caseNamed name: String, observations: [(runner: String, observation: Observation)]) {
+        if !cases.contains(where: { $0.name == name }) { cases.append(TestCase(name: name)) }
+        let index = cases.firstIndex { $0.name == name }!
+        cases[index].record(observations)
+    }
+}
+
+extension TestCase {
+    mutating func record(_ observations: [(runner: String, observation: Observation)]) {
+        guard let baseline = observations.first?.runner else { return }
+        let recordedBefore = isRecorded
+        recordField(\.stdout, observations, baseline, recordedBefore) { Pattern($0).matches($1) }
+        recordField(\.stderr, observations, baseline, recordedBefore) { Pattern($0).matches($1) }
+        recordStatus(observations, baseline)
+        overrides = overrides.filter { !$0.value.isEmpty }
+    }
+
+    private mutating func recordField(
+        _ field: WritableKeyPath<Expected, TextLines?>,
+        _ observations: [(runner: String, observation: Observation)], _ baseline: String,
+        _ recordedBefore: Bool, matches: (TextLines, TextLines) -> Bool
+    ) {
+        let observed: (Observation) -> TextLines = { field == \.stdout ? $0.stdout : $0.stderr }
+        let empty = TextLines(lines: [])
+        for (runner, observation) in observations {
+            let actual = observed(observation)
+            let current = overrides[runner]?[keyPath: field] ?? expected[keyPath: field] ?? empty
+            if recordedBefore && matches(current, actual) { continue }
+            if overrides[runner]?[keyPath: field] != nil {
+                overrides[runner]![keyPath: field] = actual
+            } else if runner == baseline {
+                expected[keyPath: field] = actual
+            } else if !matches(expected[keyPath: field] ?? empty, actual) {
+                overrides[runner, default: Expected()][keyPath: field] = actual
+            }
+        }
+        for (runner, override) in overrides {
+            if let value = override[keyPath: field], matches(expected[keyPath: field] ?? empty, value) {
+                overrides[runner]![keyPath: field] = nil
+            }
+        }
+    }
+
+    private mutating func recordStatus(_ observations: [(runner: String, observation: Observation)], _ baseline: String) {
+        for (runner, observation) in observations {
+            let actual = observation.status
+            if let override = overrides[runner]?.status {
+                if override != actual { overrides[runner]!.status = actual }
+            } else if runner == baseline {
+                expected.status = actual
+            } else if (expected.status ?? .exited(0)) != actual {
+                overrides[runner, default: Expected()].status = actual
+            }
+        }
+        if expected.status == nil { expected.status = observations.first?.observation.status }
+        for (runner, override) in overrides where override.status == expected.status {
+            overrides[runner]!.status = nil
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Decides the verdict of one case under one runner: pass, fail, timeout or xfail are decided
+/// here and nowhere else.
+package struct Judge: Sendable {
+    /// `--update`: differences are recorded, not failures, and xfail does not apply.
+    package var recording: Bool
+
+    package init(recording: Bool) { self.recording = recording }
+
+    /// Compares what the program did with the case's expectation for `runner`. `timeout` is the
+    /// limit the case ran under; `outputLimit` is set when a stream passed it (the observation
+    /// is then only a prefix); `expectedFailure` is the program's xfail reason for the runner.
+    package func verdict(
+        _ observation: Observation, against testCase: TestCase, runner: String, timeout: Double,
+        outputLimitExceeded outputLimit: Int? = nil, expectedFailure: String? = nil
+    ) -> RunnerResult {
+        var result = compare(observation, testCase, runner, timeout)
+        if let outputLimit {
+            result.outputLimitExceeded = true
+            result.status = .fail
+            result.message =
+                "output limit exceeded: more than \(outputLimit) bytes on stdout or stderr (raise it with --output-limit or `; asmrun: limit output`)"
+        }
+        guard let reason = expectedFailure, !recording else { return result }
+        switch result.status {
+        case .fail, .timeout:
+            result.status = .xfail
+            result.message = "expected failure: \(reason)"
+        case .pass:
+            result.status = .fail
+            result.message = "passed, but is marked xfail (\(reason)); remove the directive"
+        case .error, .skip, .xfail: break
+        }
+        return result
+    }
+
+    private func compare(_ observation: Observation, _ testCase: TestCase, _ runner: String, _ timeout: Double) -> RunnerResult {
+        var result = RunnerResult(runner: runner, status: .pass)
+        let expected = testCase.effective(for: runner)
+        if observation.status == .timedOut && expected.status != .timedOut && !recording {
+            result.status = .timeout
+            result.message =
+                "timed out after \(String(format: "%g", timeout)) s; raise the limit with `--timeout` or `; asmrun: timeout SECONDS`, or record `status: timeout`"
+            return result
+        }
+        guard testCase.isRecorded || recording else {
+            result.status = .fail
+            result.message = "no expectations recorded yet; run `asmrun test --update` to record them"
+            return result
+        }
+        if !Pattern(expected.stdout).matches(observation.stdout) {
+            result.diffs.append(("stdout", UnifiedDiff.make(expected: expected.stdout, actual: observation.stdout)))
+        }
+        if !Pattern(expected.stderr).matches(observation.stderr) {
+            result.diffs.append(("stderr", UnifiedDiff.make(expected: expected.stderr, actual: observation.stderr)))
+        }
+        if expected.status != observation.status {
+            result.diffs.append(("status", "expected \(expected.status.summary), got \(observation.status.summary)\n"))
+        }
+        if !result.diffs.isEmpty && recording {
+            result.message = "recorded"
+        } else if !result.diffs.isEmpty {
+            result.status = .fail
+            result.message = result.diffs.map(\.stream).joined(separator: ", ") + " differ" + (result.diffs.count == 1 ? "s" : "")
+        }
+        return result
+    }
+}

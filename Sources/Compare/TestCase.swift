@@ -1,0 +1,71 @@
+import Sandbox
+
+/// What one program run produced, in the terms expectations are written in.
+package struct Observation: Sendable, Equatable {
+    /// Standard output.
+    package var stdout: TextLines
+    /// Standard error (qemu's own crash line removed).
+    package var stderr: TextLines
+    /// How the program ended.
+    package var status: Termination
+
+    /// Creates an observation.
+    package init(stdout: TextLines, stderr: TextLines, status: Termination) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.status = status
+    }
+}
+
+/// Recorded results; a `nil` field is not recorded (empty output, `exit 0` once a status exists).
+package struct Expected: Sendable, Equatable {
+    /// Expected standard output.
+    package var stdout: TextLines?
+    /// Expected standard error.
+    package var stderr: TextLines?
+    /// Expected status.
+    package var status: Termination?
+
+    /// Creates an expectation.
+    package init(stdout: TextLines? = nil, stderr: TextLines? = nil, status: Termination? = nil) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.status = status
+    }
+
+    var isEmpty: Bool { stdout == nil && stderr == nil && status == nil }
+}
+
+/// One case of a program: its inputs and what it is expected to do, by default and per runner.
+package struct TestCase: Sendable, Equatable {
+    /// The case name, unique within the program.
+    package var name: String
+    /// Program arguments.
+    package var arguments: [String] = []
+    /// Extra environment, `NAME=VALUE` in order.
+    package var environment: [String] = []
+    /// Standard input (empty: `/dev/null`).
+    package var stdin = TextLines(lines: [])
+    /// What every runner is expected to do.
+    package var expected = Expected()
+    /// What a particular runner does differently (only the fields that differ).
+    package var overrides: [String: Expected] = [:]
+
+    /// Creates a case.
+    package init(name: String) { self.name = name }
+
+    /// Results have been recorded for this case.
+    package var isRecorded: Bool {
+        expected.status != nil || overrides.values.contains { $0.status != nil }
+    }
+
+    /// The expectation in force for `runner`.
+    package func effective(for runner: String) -> (stdout: TextLines, stderr: TextLines, status: Termination) {
+        let override = overrides[runner]
+        return (
+            override?.stdout ?? expected.stdout ?? TextLines(lines: []),
+            override?.stderr ?? expected.stderr ?? TextLines(lines: []),
+            override?.status ?? expected.status ?? .exited(0)
+        )
+    }
+}

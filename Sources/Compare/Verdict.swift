@@ -1,0 +1,57 @@
+import Support
+
+/// The verdict on one case under one runner.
+package enum CaseStatus: String, Sendable, Codable, CaseIterable {
+    /// Matched its expectations.
+    case pass
+    /// Did not match (a diff says how), or an expected failure passed.
+    case fail
+    /// Could not be run: build failure, missing tool, bad input file.
+    case error
+    /// Ran past its time limit.
+    case timeout
+    /// Not run on this runner, with a reason.
+    case skip
+    /// Failed as the program's `xfail` directive expects.
+    case xfail
+}
+
+/// One case under one runner.
+package struct RunnerResult: Sendable {
+    /// The runner name (`native`, `qemu`, or the command).
+    package var runner: String
+    /// The verdict.
+    package var status: CaseStatus
+    /// One line: what went wrong, or the skip reason.
+    package var message: String = ""
+    /// Diffs per stream (`stdout`, `stderr`, `status`) in that order.
+    package var diffs: [(stream: String, text: String)] = []
+    /// Other multi-line detail (a build error's nasm lines).
+    package var detail: String = ""
+    /// What the program did, when it ran.
+    package var observation: Observation?
+    /// Seconds the program ran.
+    package var duration: Double = 0
+    /// A stream passed the output limit: the observation is only a prefix, never recorded.
+    package var outputLimitExceeded = false
+    /// The file and line a CI annotation should point at.
+    package var location: FileLocation?
+
+    /// Creates a result.
+    package init(runner: String, status: CaseStatus, message: String = "") {
+        self.runner = runner
+        self.status = status
+        self.message = message
+    }
+
+    /// Counts as passed in the summary (pass, or an expected failure).
+    package var isSuccess: Bool { status == .pass || status == .xfail }
+
+    /// The full failure text: the message, each diff, the detail.
+    package var failureText: String {
+        var parts = [message]
+        for diff in diffs { parts.append("\(diff.stream):\n\(diff.text)") }
+        if !detail.isEmpty { parts.append(detail) }
+        return parts.filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,123 @@
+import Compare
+import Foundation
+import Suite
+import Support
+import Synchronization
+
+/// Prints cases as they finish (in report order), a live counter on a terminal, GitHub Actions
+/// annotations when `GITHUB_ACTIONS=true`, and the summary. All output goes through `Console`.
+package final class ConsoleReporter: Sendable {
+    private let console: Console
+    private let verbose: Bool
+    private let githubActions: Bool
+    private let total: Int
+    private let state = Mutex<(done: Int, tally: Tally, progressShown: Bool)>((0, Tally(), false))
+
+    /// Creates a reporter for `total` case-runner results.
+    package init(console: Console, verbose: Bool, environment: [String: String], total: Int) {
+        self.console = console
+        self.verbose = verbose
+        githubActions = environment["GITHUB_ACTIONS"] == "true"
+        self.total = total
+    }
+
+    /// The counts so far.
+    package var tally: Tally { state.withLock { $0.tally } }
+
+    /// Prints one finished case; the text is made before the lock is taken.
+    package func caseFinished(_ report: CaseReport) {
+        var text = ""
+        for result in report.results { text += render(result, of: report) }
+        if let divergence = report.divergence {
+            text += console.paint("DIVERGE", .red) + " \(report.id): runners disagree\n" + indent(colorDiff(divergence))
+        }
+        if githubActions { text += annotations(report) }
+        state.withLock { state in
+            clearProgress(&state.progressShown)
+            state.done += report.results.count
+            state.tally.add(report)
+            console.write(text)
+            if console.errorIsTerminal && state.done < total {
+                let tally = state.tally
+                console.write("\r[\(state.done)/\(total)] \(tally.passed) passed, \(tally.failed) failed", to: .error)
+                state.progressShown = true
+            }
+        }
+    }
+
+    /// `::error file=…,line=…::` lines for GitHub Actions.
+    private func annotations(_ report: CaseReport) -> String {
+        var text = ""
+        for result in report.results where !result.isSuccess && result.status != .skip {
+            let location = result.location ?? FileLocation(report.program, line: 1)
+            let message = "\(report.id) [\(result.runner)]: \(result.message)".replacingOccurrences(of: "\n", with: "%0A")
+            text += "::error file=\(location.path),line=\(location.line ?? 1)::\(message)\n"
+        }
+        return text
+    }
+
+    /// Prints a remark on its own line.
+    package func note(_ text: String) {
+        state.withLock { state in
+            clearProgress(&state.progressShown)
+            console.write(text + "\n", to: .error)
+        }
+    }
+
+    /// Prints the summary; the last line is `N passed, N failed[, N skipped]`.
+    package func finish(complete: Bool, seconds: Double) {
+        state.withLock { state in
+            clearProgress(&state.progressShown)
+            var lines: [String] = []
+            if !complete { lines.append("run incomplete: not every case ran") }
+            if let detail = state.tally.detailLine { lines.append(detail) }
+            lines.append("time: \(String(format: "%.2f", seconds)) s")
+            lines.append(state.tally.summaryLine)
+            console.write(lines.joined(separator: "\n") + "\n")
+        }
+    }
+
+    private func render(_ result: RunnerResult, of report: CaseReport) -> String {
+        let head = "\(report.id) [\(result.runner)]"
+        let milliseconds = String(format: "%.0f ms", result.duration * 1000)
+        switch result.status {
+        case .pass:
+            let recorded = result.message.isEmpty ? "" : " — " + result.message
+            return verbose || !console.errorIsTerminal ? console.paint("PASS ", .green) + " \(head) (\(milliseconds))\(recorded)\n" : ""
+        case .skip:
+            return verbose || !console.errorIsTerminal ? console.paint("SKIP ", .yellow) + " \(head): \(result.message)\n" : ""
+        case .xfail:
+            return verbose || !console.errorIsTerminal ? console.paint("XFAIL", .yellow) + " \(head): \(result.message)\n" : ""
+        case .fail, .error, .timeout:
+            let label = result.status == .fail ? "FAIL " : result.status == .error ? "ERROR" : "TIME "
+            var text = console.paint(label, .red) + " \(head): \(result.message)\n"
+            for diff in result.diffs {
+                text += indent(diff.stream + ":\n" + colorDiff(diff.text))
+            }
+            // Tool output (nasm's `file:line: error:`) stays unindented for problem matchers.
+            if !result.detail.isEmpty { text += result.detail + "\n" }
+            return text
+        }
+    }
+
+    private func indent(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0)
+            .map { "    " + $0 }.joined(separator: "\n") + "\n"
+    }
+
+    private func colorDiff(_ text: String) -> String {
+        guard console.colorEnabled else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            if line.hasPrefix("+++") || line.hasPrefix("---") { return console.paint(String(line), .bold) }
+            if line.hasPrefix("+") { return console.paint(String(line), .green) }
+            if line.hasPrefix("-") { return console.paint(String(line), .red) }
+            if line.hasPrefix("@@") { return console.paint(String(line), .cyan) }
+            return String(line)
+        }.joined(separator: "\n")
+    }
+
+    private func clearProgress(_ shown: inout Bool) {
+        if shown { console.write("\r\u{1b}[K", to: .error) }
+        shown = false
+    }
+}

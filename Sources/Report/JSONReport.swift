@@ -1,0 +1,68 @@
+import Compare
+import Foundation
+import Suite
+
+/// The JSON report (`--json`): schema `asmrun-report/1`, documented in README.md.
+package enum JSONReport {
+    struct Document: Codable {
+        var schema = "asmrun-report/1"
+        var complete: Bool
+        var durationSeconds: Double
+        var summary: Summary
+        var results: [Entry]
+    }
+
+    struct Summary: Codable {
+        var passed, failed, skipped, errors, timeouts, expectedFailures, divergences: Int
+    }
+
+    struct Entry: Codable {
+        var id, program, `case`, runner: String
+        var status: CaseStatus
+        var message: String
+        var durationSeconds: Double
+        var buildSeconds: Double
+        var exit: String?
+        var diffs: [String: String]
+        var detail: String?
+        var divergence: String?
+        var stdout: String?
+        var stderr: String?
+    }
+
+    /// Output kept per stream in the report, as exercism's runner does.
+    static let outputExcerpt = 500
+
+    /// The JSON text.
+    package static func render(_ outcome: SuiteOutcome, seconds: Double) throws -> String {
+        var tally = Tally()
+        outcome.reports.forEach { tally.add($0) }
+        let entries = outcome.reports.flatMap { report in
+            report.results.map { result in
+                Entry(
+                    id: report.id, program: report.program, case: report.caseName, runner: result.runner,
+                    status: result.status, message: result.message, durationSeconds: result.duration,
+                    buildSeconds: report.buildDuration, exit: result.observation?.status.summary,
+                    diffs: Dictionary(result.diffs.map { ($0.stream, $0.text) }, uniquingKeysWith: { $1 }),
+                    detail: result.detail.isEmpty ? nil : result.detail, divergence: report.divergence,
+                    stdout: result.observation.map { excerpt($0.stdout) },
+                    stderr: result.observation.map { excerpt($0.stderr) })
+            }
+        }
+        let document = Document(
+            complete: outcome.complete, durationSeconds: seconds,
+            summary: Summary(
+                passed: tally.passed, failed: tally.failed, skipped: tally.skipped, errors: tally.errors,
+                timeouts: tally.timeouts, expectedFailures: tally.expectedFailures, divergences: tally.divergences),
+            results: entries)
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+    }
+
+    private static func excerpt(_ text: TextLines) -> String {
+        let full = String(decoding: text.bytes, as: UTF8.self)
+        return full.count > outputExcerpt ? String(full.prefix(outputExcerpt)) + "…" : full
+    }
+}

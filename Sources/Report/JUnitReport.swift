@@ -1,0 +1,81 @@
+import Compare
+import Foundation
+import Suite
+
+/// JUnit XML: one `<testsuite>` per program, one `<testcase>` per case and runner; the failure
+/// text is the diff. CI systems (GitHub, GitLab, Jenkins) show it as a test report.
+package enum JUnitReport {
+    /// The XML document.
+    package static func render(_ outcome: SuiteOutcome, seconds: Double) -> String {
+        var tally = Tally()
+        outcome.reports.forEach { tally.add($0) }
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        let total = outcome.reports.reduce(0) { $0 + $1.results.count }
+        xml +=
+            "<testsuites name=\"asmrun\" tests=\"\(total)\" failures=\"\(tally.failed - tally.errors)\" errors=\"\(tally.errors)\" skipped=\"\(tally.skipped)\" time=\"\(format(seconds))\">\n"
+        var byProgram: [(String, [CaseReport])] = []
+        for report in outcome.reports {
+            if byProgram.last?.0 == report.program {
+                byProgram[byProgram.count - 1].1.append(report)
+            } else {
+                byProgram.append((report.program, [report]))
+            }
+        }
+        for (program, reports) in byProgram {
+            var suiteTally = Tally()
+            reports.forEach { suiteTally.add($0) }
+            let results = reports.flatMap { report in report.results.map { (report, $0) } }
+            let time = results.reduce(0) { $0 + $1.1.duration }
+            xml +=
+                "  <testsuite name=\"\(escape(program))\" tests=\"\(results.count)\" failures=\"\(suiteTally.failed - suiteTally.errors)\" errors=\"\(suiteTally.errors)\" skipped=\"\(suiteTally.skipped)\" time=\"\(format(time))\">\n"
+            xml += "    <properties><property name=\"complete\" value=\"\(outcome.complete)\"/></properties>\n"
+            for (report, result) in results {
+                xml +=
+                    "    <testcase classname=\"\(escape(program))\" name=\"\(escape("\(report.caseName) [\(result.runner)]"))\" time=\"\(format(result.duration))\""
+                var body = ""
+                switch result.status {
+                case .pass: break
+                case .skip: body = "      <skipped message=\"\(escape(result.message))\"/>\n"
+                case .xfail: body = "      <system-out>\(escape(result.message))</system-out>\n"
+                case .fail, .timeout:
+                    body =
+                        "      <failure type=\"\(result.status.rawValue)\" message=\"\(escape(result.message))\">\(escape(failureText(result, report)))</failure>\n"
+                case .error:
+                    body =
+                        "      <error type=\"error\" message=\"\(escape(result.message))\">\(escape(failureText(result, report)))</error>\n"
+                }
+                xml += body.isEmpty ? "/>\n" : ">\n" + body + "    </testcase>\n"
+            }
+            xml += "  </testsuite>\n"
+        }
+        return xml + "</testsuites>\n"
+    }
+
+    private static func failureText(_ result: RunnerResult, _ report: CaseReport) -> String {
+        result.failureText + (report.divergence.map { "\n" + $0 } ?? "")
+    }
+
+    private static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+
+    /// Escapes XML special characters and drops characters XML 1.0 cannot hold.
+    static func escape(_ text: String) -> String {
+        var output = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"": output += "&quot;"
+            case "'": output += "&apos;"
+            case "\t", "\n", "\r": output.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 || (0xfffe...0xffff).contains(scalar.value) {
+                    output += "\\x" + String(scalar.value, radix: 16).leftPadded(to: 2)
+                } else {
+                    output.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return output
+    }
+}

@@ -1,0 +1,58 @@
+import Suite
+
+/// Counts of results for the summary line.
+package struct Tally: Sendable, Equatable {
+    /// pass + xfail.
+    package var passed = 0
+    /// fail + error + timeout.
+    package var failed = 0
+    /// skip.
+    package var skipped = 0
+    /// Expected failures (included in `passed`).
+    package var expectedFailures = 0
+    /// Errors (included in `failed`).
+    package var errors = 0
+    /// Timeouts (included in `failed`).
+    package var timeouts = 0
+    /// Cases whose runners disagreed.
+    package var divergences = 0
+
+    /// Creates an empty tally.
+    package init() {}
+
+    /// Adds a case's results.
+    package mutating func add(_ report: CaseReport) {
+        for result in report.results {
+            switch result.status {
+            case .pass: passed += 1
+            case .xfail:
+                passed += 1
+                expectedFailures += 1
+            case .skip: skipped += 1
+            case .fail: failed += 1
+            case .error:
+                failed += 1
+                errors += 1
+            case .timeout:
+                failed += 1
+                timeouts += 1
+            }
+        }
+        if report.divergence != nil { divergences += 1 }
+    }
+
+    /// `N passed, N failed` and `, N skipped` when any: the line CI log readers look for.
+    package var summaryLine: String {
+        "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+    }
+
+    /// The breakdown printed above it, when there is anything to break down.
+    package var detailLine: String? {
+        var parts: [String] = []
+        if errors > 0 { parts.append("\(errors) error\(errors == 1 ? "" : "s")") }
+        if timeouts > 0 { parts.append("\(timeouts) timed out") }
+        if divergences > 0 { parts.append("\(divergences) divergence\(divergences == 1 ? "" : "s") between runners") }
+        if expectedFailures > 0 { parts.append("\(expectedFailures) expected failure\(expectedFailures == 1 ? "" : "s")") }
+        return parts.isEmpty ? nil : "(" + parts.joined(separator: ", ") + ")"
+    }
+}

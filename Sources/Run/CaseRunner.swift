@@ -1,0 +1,110 @@
+import Glibc
+import Sandbox
+import Support
+
+/// What a case gives the program, as plain values.
+package struct CaseInput: Sendable, Equatable {
+    package var arguments: [String]
+    /// `NAME=VALUE` assignments, in order, on top of the fixed case environment.
+    package var environment: [String]
+    package var stdin: [UInt8]
+
+    package init(arguments: [String] = [], environment: [String] = [], stdin: [UInt8] = []) {
+        self.arguments = arguments
+        self.environment = environment
+        self.stdin = stdin
+    }
+}
+
+/// How a case may run: its time, output and resource limits.
+package struct CaseLimits: Sendable, Equatable {
+    package var timeout: Double
+    /// Bytes kept per output stream; more ends the case.
+    package var outputLimit: Int
+    /// The program's own limits; the defaults fill in the rest.
+    package var resources: ResourceLimits
+
+    package init(timeout: Double, outputLimit: Int, resources: ResourceLimits = ResourceLimits()) {
+        self.timeout = timeout
+        self.outputLimit = outputLimit
+        self.resources = resources
+    }
+}
+
+/// What running a case produced.
+package struct CaseRun: Sendable {
+    /// The process result, with the runner's own noise removed from stderr.
+    package var result: ProcessResult
+    /// Processes the case left running that asmrun had to end.
+    package var leftovers: Int
+}
+
+/// Runs one case of a built program under one runner in a fresh folder of its own, with a fixed
+/// environment, its stdin, limits and whatever containment the run has.
+package struct CaseRunner: Sendable {
+    let launcher: any ProcessLaunching
+    /// The folder under which each case gets its own working directory.
+    let scratch: String
+    let containment: Containment?
+
+    package init(launcher: any ProcessLaunching, scratch: String, containment: Containment?) {
+        self.launcher = launcher
+        self.scratch = scratch
+        self.containment = containment
+    }
+
+    /// The limits every case gets unless its program says otherwise (see README "Limits").
+    /// Emulators need more address space than the program: qemu-i386 reserves the whole 4 GiB
+    /// guest space up front and qemu's translation buffer takes more.
+    static func defaultLimits(timeout: Double, processes: Int?, native: Bool) -> ResourceLimits {
+        ResourceLimits(
+            addressSpace: native ? 1 << 30 : 6 << 30, fileSize: 64 << 20, cpuSeconds: Int(timeout.rounded(.up)) + 5,
+            processes: processes, openFiles: 256)
+    }
+
+    /// Runs `executable` (the program `stem`) with `input` under `runner`.
+    package func run(_ input: CaseInput, executable: String, stem: String, runner: Runner, limits: CaseLimits) throws -> CaseRun {
+        let workspace = try TemporaryDirectory(prefix: "case", environment: ["TMPDIR": scratch])
+        defer { workspace.remove() }
+        var programPath = executable
+        if case .custom = runner.kind {
+            // A prefix runner sees `./name` relative to the case folder, so argv[0] is stable.
+            let local = workspace.path + "/" + stem
+            if link(executable, local) == 0 || (try? ExecutableFile.copy(executable, to: local)) != nil {
+                programPath = "./" + stem
+            }
+        }
+        var command = runner.command(executable: programPath, argv0: "./" + stem, arguments: input.arguments)
+        command.workingDirectory = workspace.path
+        command.environment = Self.environment(input.environment, home: workspace.path)
+        var launch = LaunchOptions()
+        launch.stdin = .bytes(input.stdin)
+        launch.stdout = .capture(limit: limits.outputLimit)
+        launch.stderr = .capture(limit: limits.outputLimit)
+        launch.timeout = limits.timeout
+        let defaults = Self.defaultLimits(
+            timeout: limits.timeout, processes: containment?.processLimit, native: runner.kind == .native)
+        launch.limits = limits.resources.filled(from: defaults)
+        let scope = containment?.beginCase()
+        launch.cgroupProcs = scope?.procsFile
+        launch.isolation = containment?.namespaces
+        let launched = Result { try launcher.run(command, options: launch) }
+        let leftovers = scope.map { containment?.endCase($0) ?? 0 } ?? 0
+        var result = try launched.get()
+        if let filter = runner.noiseFilter { result.stderr = filter.apply(to: result.stderr) }
+        return CaseRun(result: result, leftovers: leftovers)
+    }
+
+    /// The fixed case environment, so output does not depend on who runs the suite or where.
+    private static func environment(_ assignments: [String], home: String) -> [String: String] {
+        var environment = [
+            "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "TMPDIR": home, "PWD": home,
+            "LANG": "C", "LC_ALL": "C", "TERM": "dumb",
+        ]
+        for assignment in assignments {
+            let parts = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            environment[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return environment
+    }
+}

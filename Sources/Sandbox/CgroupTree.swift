@@ -1,0 +1,90 @@
+import Foundation
+import Glibc
+import Support
+import Synchronization
+
+/// asmrun's own pids cgroup, `asmrun-PID-N`, with one child cgroup per case; cgroup v2 when
+/// `/sys/fs/cgroup` is the unified hierarchy, else the v1 `pids` hierarchy.
+struct CgroupTree: Sendable {
+    let kind: String
+    let base: String
+
+    private static let instances = Atomic<Int>(0)
+
+    /// Creates the tree; `nil` when no writable pids controller exists here.
+    static func create() -> CgroupTree? {
+        // Unique per tree, not only per process: a library user may run several suites at once.
+        let name = "asmrun-\(getpid())-\(instances.add(1, ordering: .relaxed).newValue)"
+        let unified = "/sys/fs/cgroup"
+        if let controllers = read(unified + "/cgroup.controllers"), controllers.split(separator: " ").contains("pids") {
+            let base = unified + "/" + name
+            if mkdir(base, 0o755) == 0 || errno == EEXIST {
+                if write("+pids", to: base + "/cgroup.subtree_control") {
+                    return CgroupTree(kind: "cgroup v2", base: base)
+                }
+                rmdir(base)
+            }
+        }
+        let legacy = "/sys/fs/cgroup/pids"
+        if access(legacy + "/cgroup.procs", F_OK) == 0 {
+            let base = legacy + "/" + name
+            if mkdir(base, 0o755) == 0 || errno == EEXIST {
+                if access(base + "/pids.max", F_OK) == 0 {
+                    return CgroupTree(kind: "cgroup v1", base: base)
+                }
+                rmdir(base)
+            }
+        }
+        return nil
+    }
+
+    /// A new case cgroup with `pids.max`, or `nil` if it cannot be made (the case runs without).
+    func makeCase(_ index: Int, maxProcesses: Int) -> String? {
+        let path = base + "/case-\(index)"
+        guard mkdir(path, 0o755) == 0, Self.write("\(maxProcesses)", to: path + "/pids.max") else {
+            rmdir(path)
+            return nil
+        }
+        return path
+    }
+
+    /// Kills every process in a case cgroup and removes it; returns how many were alive.
+    func killAll(in path: String) -> Int {
+        let procs = path + "/cgroup.procs"
+        var pids = Self.pids(in: procs)
+        if pids.isEmpty && rmdir(path) == 0 { return 0 }
+        // No new processes from here on, so each round can only shrink the set.
+        _ = Self.write("0", to: path + "/pids.max")
+        let alive = pids.count
+        for _ in 0..<16 where !pids.isEmpty {
+            ProcessExit.signalAndAwait(pids)
+            pids = Self.pids(in: procs)
+        }
+        rmdir(path)
+        return alive
+    }
+
+    /// Removes the case cgroups left and the base.
+    func remove() {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix("case-") {
+            _ = killAll(in: base + "/" + name)
+        }
+        rmdir(base)
+    }
+
+    private static func pids(in file: String) -> [pid_t] {
+        (read(file) ?? "").split(separator: "\n").compactMap { pid_t($0) }
+    }
+
+    private static func read(_ path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func write(_ text: String, to path: String) -> Bool {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return writeAll(Array(text.utf8), to: fd)
+    }
+}

@@ -1,0 +1,49 @@
+import Glibc
+import Synchronization
+
+/// Looks executables up on a search path without spawning anything; each name is looked up
+/// once per locator (a suite builds thousands of programs with the same nasm and ld).
+package struct ExecutableLocator: Sendable {
+    /// The directories searched, in order.
+    package let searchPath: [String]
+    private let found = Memo()
+
+    private final class Memo: Sendable {
+        let paths = Mutex<[String: String?]>([:])
+    }
+
+    /// Creates a locator from a `PATH`-style string.
+    package init(path: String?) {
+        searchPath = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+    }
+
+    /// The full path of `name`, or `nil`; a name with a slash is checked as it is.
+    package func find(_ name: String) -> String? {
+        if let known = found.paths.withLock({ $0[name] }) { return known }
+        let path = search(name)
+        found.paths.withLock { $0[name] = path }
+        return path
+    }
+
+    private func search(_ name: String) -> String? {
+        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
+        for directory in searchPath where !directory.isEmpty {
+            let candidate = directory + "/" + name
+            var info = stat()
+            if stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                access(candidate, X_OK) == 0
+            {
+                return candidate
+            }
+        }
+        return nil
+    }
+
+    /// The first of `names` found.
+    package func find(anyOf names: [String]) -> String? {
+        for name in names {
+            if let path = find(name) { return path }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,46 @@
+import Support
+
+/// Where a child's standard input comes from.
+package enum InputSource: Sendable, Equatable {
+    /// asmrun's own standard input (the terminal in run mode).
+    case inherit
+    /// `/dev/null`: reads return end-of-file at once.
+    case empty
+    /// These bytes, then end-of-file.
+    case bytes([UInt8])
+}
+
+/// Where a child's standard output or error goes.
+package enum OutputSink: Sendable, Equatable {
+    /// asmrun's own stream (live in run mode).
+    case inherit
+    /// Kept in memory, at most `limit` bytes; more ends the child and marks the result.
+    case capture(limit: Int)
+    /// Copied live to one of asmrun's descriptors, with lines dropped by a filter.
+    case forward(to: Int32, filter: LineFilter)
+}
+
+/// How to start and supervise one child.
+package struct LaunchOptions: Sendable, Equatable {
+    /// Standard input.
+    package var stdin: InputSource = .empty
+    /// Standard output.
+    package var stdout: OutputSink = .capture(limit: 1 << 20)
+    /// Standard error.
+    package var stderr: OutputSink = .capture(limit: 1 << 20)
+    /// Seconds before the child's process group gets SIGTERM; `nil` waits forever.
+    package var timeout: Double?
+    /// Seconds between SIGTERM and SIGKILL.
+    package var killGrace: Double = 0.5
+    /// Puts the child in its own process group, so its whole tree can be ended.
+    package var newProcessGroup = true
+    /// Resource limits for the child.
+    package var limits = ResourceLimits()
+    /// A cgroup `cgroup.procs` file the child joins before exec.
+    package var cgroupProcs: String?
+    /// Namespaces the child enters before exec (no network, read-only file system).
+    package var isolation: Namespaces?
+
+    /// Creates default options: empty stdin, both outputs captured, no timeout.
+    package init() {}
+}

@@ -1,0 +1,127 @@
+import CAsmRunSpawn
+import Glibc
+import Support
+
+/// Starts children with vfork+exec (signal defaults, empty mask, core size 0, rlimits) and
+/// supervises them with one `poll` loop on the calling thread: pipes, a pidfd and the deadline.
+package struct PosixLauncher: ProcessLaunching {
+    private let locator: ExecutableLocator
+    package let children: ChildRegistry
+
+    /// A launcher that resolves bare names on `path` and registers its children in `children`.
+    package init(path: String?, children: ChildRegistry = ChildRegistry()) {
+        locator = ExecutableLocator(path: path)
+        self.children = children
+        asmrun_ignore_sigpipe()
+    }
+
+    /// Runs one child to completion.
+    package func run(_ command: Command, options: LaunchOptions) throws -> ProcessResult {
+        guard let executable = locator.find(command.executable) else {
+            throw LaunchError.notFound(command.executable)
+        }
+        var pipes = try ChildPipes(options: options)
+        defer { pipes.closeAll() }
+        let start = monotonicSeconds()
+        let pid = try spawn(executable, command, options, pipes)
+        pipes.closeChildEnds()
+        defer { children.remove(pid) }
+        var supervisor = Supervisor(pid: pid, options: options, pipes: pipes, start: start)
+        let result = supervisor.run()
+        pipes = supervisor.pipes
+        return result
+    }
+
+    private func spawn(
+        _ path: String, _ command: Command, _ options: LaunchOptions, _ pipes: ChildPipes
+    ) throws -> pid_t {
+        let argv = CStringArray([command.argv0 ?? command.executable] + command.arguments)
+        let envp = command.environment.map { env in
+            CStringArray(env.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
+        }
+        defer {
+            argv.free()
+            envp?.free()
+        }
+        var pid: pid_t = 0
+        var step = ASMRUN_STEP_NONE
+        let code: Int32 = path.withCString { cPath in
+            withOptionalCString(command.workingDirectory) { cwd in
+                withOptionalCString(options.cgroupProcs) { cgroup in
+                    var request = asmrun_spawn_request()
+                    request.path = cPath
+                    request.argv = UnsafePointer(argv.pointer)
+                    request.envp = envp.map { UnsafePointer($0.pointer) }
+                    request.cwd = cwd
+                    request.stdin_fd = pipes.childStdin
+                    request.stdout_fd = pipes.childStdout
+                    request.stderr_fd = pipes.childStderr
+                    request.new_process_group = options.newProcessGroup ? 1 : 0
+                    request.cgroup_procs = cgroup
+                    request.user_ns_fd = options.isolation?.userNamespace ?? -1
+                    request.net_ns_fd = options.isolation?.networkNamespace ?? -1
+                    request.mnt_ns_fd = options.isolation?.mountNamespace ?? -1
+                    request.limits = options.limits.cLimits
+                    return SpawnGate.spawning {
+                        let code = asmrun_spawn(&request, &pid, &step)
+                        if code == 0 { children.insert(pid, group: options.newProcessGroup) }
+                        return code
+                    }
+                }
+            }
+        }
+        guard code == 0 else {
+            throw LaunchError.spawnFailed(Self.describe(step, command), errno: code)
+        }
+        return pid
+    }
+
+    /// What was being started, and the step before `exec` that failed, if it was not `exec`.
+    private static func describe(_ step: asmrun_step, _ command: Command) -> String {
+        let name = command.executable
+        switch step {
+        case ASMRUN_STEP_FORK: return "\(name): fork failed"
+        case ASMRUN_STEP_PROCESS_GROUP: return "\(name): no process group"
+        case ASMRUN_STEP_CGROUP: return "\(name): joining its cgroup failed"
+        case ASMRUN_STEP_USER_NAMESPACE: return "\(name): entering the user namespace failed"
+        case ASMRUN_STEP_NETWORK_NAMESPACE: return "\(name): entering the network namespace failed"
+        case ASMRUN_STEP_MOUNT_NAMESPACE: return "\(name): entering the mount namespace failed"
+        case ASMRUN_STEP_STDIO: return "\(name): redirecting its standard streams failed"
+        case ASMRUN_STEP_WORKING_DIRECTORY: return "\(name) in \(command.workingDirectory ?? ".")"
+        default: return name
+        }
+    }
+}
+
+extension ResourceLimits {
+    var cLimits: asmrun_limits {
+        func value(_ limit: Int?) -> Int64 { limit.map(Int64.init) ?? -1 }
+        return asmrun_limits(
+            address_space: value(addressSpace), file_size: value(fileSize),
+            cpu_seconds: value(cpuSeconds), processes: value(processes),
+            open_files: value(openFiles))
+    }
+}
+
+/// A NULL-terminated `char *[]` owned until `free()`.
+struct CStringArray {
+    let pointer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+    private let count: Int
+
+    init(_ strings: [String]) {
+        count = strings.count
+        pointer = .allocate(capacity: strings.count + 1)
+        for (index, string) in strings.enumerated() { pointer[index] = strdup(string) }
+        pointer[strings.count] = nil
+    }
+
+    func free() {
+        for index in 0..<count { Glibc.free(pointer[index]) }
+        pointer.deallocate()
+    }
+}
+
+func withOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let string else { return body(nil) }
+    return string.withCString { body($0) }
+}

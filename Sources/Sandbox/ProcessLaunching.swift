@@ -1,0 +1,41 @@
+import Glibc
+import Support
+
+/// The one seam through which asmrun starts processes; tests swap in a fake.
+package protocol ProcessLaunching: Sendable {
+    /// The children this launcher supervises right now.
+    var children: ChildRegistry { get }
+
+    /// Runs `command` to completion under `options`, blocking the calling (non-pool) thread.
+    func run(_ command: Command, options: LaunchOptions) throws -> ProcessResult
+}
+
+/// Why a process could not be started.
+package enum LaunchError: AsmRunError, Equatable {
+    /// No executable of that name on `PATH`.
+    case notFound(String)
+    /// A step before `exec` (named), or `exec` itself, failed with this errno.
+    case spawnFailed(String, errno: Int32)
+
+    package var category: ErrorCategory { .environment }
+
+    package var problem: String {
+        switch self {
+        case .notFound(let name): "\(name) not found on PATH"
+        case .spawnFailed(let name, let code): "cannot start \(name) (\(errorText(code)))"
+        }
+    }
+
+    package var fix: String? {
+        switch self {
+        case .notFound: "install it or give its full path"
+        case .spawnFailed(_, let code) where code == E2BIG:
+            "its arguments and environment are larger than the kernel accepts; shorten them"
+        case .spawnFailed(_, let code) where code == ENOEXEC:
+            "it is not an executable this machine can start; pick another runner"
+        case .spawnFailed(_, let code) where code == EAGAIN || code == ENOMEM:
+            "the machine is out of processes or memory; run fewer jobs (-j)"
+        case .spawnFailed: "check that it exists and is executable"
+        }
+    }
+}

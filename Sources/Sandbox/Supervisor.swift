@@ -1,0 +1,206 @@
+import CAsmRunSpawn
+import Glibc
+import Support
+
+/// Watches one child with a single `poll` loop: feeds stdin, drains stdout and stderr to EOF,
+/// enforces the deadline (SIGTERM, grace, SIGKILL to the group) and reaps it through a pidfd.
+struct Supervisor {
+    private enum Phase { case running, terminating, killed }
+
+    let pid: pid_t
+    let options: LaunchOptions
+    var pipes: ChildPipes
+    private let start: Double
+    private var pidfd: Int32
+    private var inputOffset = 0
+    /// Standard output and standard error, in that order (mutated in place, never copied).
+    private var captures = [Capture(), Capture()]
+    private var termination: Termination?
+    private var phase = Phase.running
+    private var deadline: Double?
+    private var timedOut = false
+    private var limitExceeded = false
+    private var drainDeadline: Double?
+
+    /// How long pipes may stay open after the child exited (held by an escaped grandchild).
+    private static let drainGrace = 0.25
+
+    init(pid: pid_t, options: LaunchOptions, pipes: ChildPipes, start: Double) {
+        self.pid = pid
+        self.options = options
+        self.pipes = pipes
+        self.start = start
+        pidfd = asmrun_pidfd_open(pid)
+        deadline = options.timeout.map { start + $0 }
+        if case .forward(_, let filter) = options.stdout { captures[0].filter = filter }
+        if case .forward(_, let filter) = options.stderr { captures[1].filter = filter }
+    }
+
+    mutating func run() -> ProcessResult {
+        defer { ChildPipes.close(&pidfd) }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if termination == nil { reapIfExited() }
+            if termination != nil {
+                ChildPipes.close(&pipes.stdinWriter)
+                if pipes.stdoutReader < 0 && pipes.stderrReader < 0 { break }
+                if drainDeadline == nil { drainDeadline = monotonicSeconds() + Self.drainGrace }
+            }
+            let now = monotonicSeconds()
+            if let drainDeadline, now >= drainDeadline { break }
+            enforceDeadline(now: now)
+            var fds: [pollfd] = []
+            if pipes.stdoutReader >= 0 { fds.append(pollfd(fd: pipes.stdoutReader, events: Int16(POLLIN), revents: 0)) }
+            if pipes.stderrReader >= 0 { fds.append(pollfd(fd: pipes.stderrReader, events: Int16(POLLIN), revents: 0)) }
+            if pipes.stdinWriter >= 0 { fds.append(pollfd(fd: pipes.stdinWriter, events: Int16(POLLOUT), revents: 0)) }
+            if termination == nil && pidfd >= 0 { fds.append(pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)) }
+            let ready = poll(&fds, nfds_t(fds.count), pollTimeout(now: now))
+            if ready < 0 && errno != EINTR { break }
+            for entry in fds where entry.revents != 0 {
+                if entry.fd == pipes.stdoutReader {
+                    pipes.stdoutReader = read(pipes.stdoutReader, stream: 0, buffer: &buffer)
+                } else if entry.fd == pipes.stderrReader {
+                    pipes.stderrReader = read(pipes.stderrReader, stream: 1, buffer: &buffer)
+                } else if entry.fd == pipes.stdinWriter {
+                    writeInput()
+                }
+            }
+        }
+        drainReadyData(&buffer)
+        if termination == nil { reap(blocking: true) }
+        flushForwarded()
+        return ProcessResult(
+            termination: timedOut ? .timedOut : termination ?? .signaled(SIGKILL),
+            stdout: captures[0].bytes, stderr: captures[1].bytes, outputLimitExceeded: limitExceeded,
+            duration: monotonicSeconds() - start)
+    }
+
+    /// Reads whatever is already in the pipes without waiting: output the program wrote before it
+    /// exited is never lost, even when this thread was descheduled past the drain deadline.
+    /// Only a descendant that keeps a pipe open can still be writing, and it is not waited for.
+    private mutating func drainReadyData(_ buffer: inout [UInt8]) {
+        for which in 0..<2 {
+            let fd = which == 0 ? pipes.stdoutReader : pipes.stderrReader
+            guard fd >= 0 else { continue }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            var current = fd
+            for _ in 0..<32 where current >= 0 {
+                errno = 0
+                let next = read(current, stream: which, buffer: &buffer)
+                if next >= 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+                current = next
+            }
+            if which == 0 { pipes.stdoutReader = current } else { pipes.stderrReader = current }
+        }
+    }
+
+    private func pollTimeout(now: Double) -> Int32 {
+        var wait = Double.infinity
+        if let deadline, termination == nil { wait = min(wait, deadline - now) }
+        if let drainDeadline { wait = min(wait, drainDeadline - now) }
+        if pidfd < 0 && termination == nil { wait = min(wait, 0.005) }
+        if wait == .infinity { return -1 }
+        return Int32(max(0, min(wait * 1000 + 1, 86_400_000)))
+    }
+
+    private mutating func enforceDeadline(now: Double) {
+        guard termination == nil, let current = deadline, now >= current else { return }
+        switch phase {
+        case .running:
+            timedOut = true
+            signal(SIGTERM)
+            phase = .terminating
+            deadline = now + options.killGrace
+        case .terminating:
+            signal(SIGKILL)
+            phase = .killed
+            deadline = nil
+        case .killed:
+            deadline = nil
+        }
+    }
+
+    private func signal(_ signal: Int32) {
+        _ = kill(options.newProcessGroup ? -pid : pid, signal)
+        if options.newProcessGroup { _ = kill(pid, signal) }
+    }
+
+    private mutating func reapIfExited() { reap(blocking: false) }
+
+    private mutating func reap(blocking: Bool) {
+        var status: Int32 = 0
+        var result: pid_t
+        repeat {
+            result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
+        } while result < 0 && errno == EINTR
+        guard result == pid else { return }
+        termination = Termination(waitStatus: status)
+        // Whatever the program left running in its group ends with it.
+        if options.newProcessGroup { _ = kill(-pid, SIGKILL) }
+    }
+
+    /// Reads one chunk of `stream` (0 stdout, 1 stderr); returns the descriptor, or -1 once it
+    /// reached EOF and was closed.
+    private mutating func read(_ fd: Int32, stream: Int, buffer: inout [UInt8]) -> Int32 {
+        let sink = stream == 0 ? options.stdout : options.stderr
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        if count < 0 && (errno == EINTR || errno == EAGAIN) { return fd }
+        guard count > 0 else {
+            var closing = fd
+            ChildPipes.close(&closing)
+            return -1
+        }
+        let chunk = buffer[0..<count]
+        switch sink {
+        case .inherit: break
+        case .capture(let limit):
+            let room = max(0, limit - captures[stream].bytes.count)
+            if room > 0 { captures[stream].bytes += chunk.prefix(room) }
+            if count > room && !limitExceeded {
+                limitExceeded = true
+                signal(SIGKILL)
+                phase = .killed
+            }
+        case .forward(let target, _):
+            captures[stream].forward(Array(chunk), to: target)
+        }
+        return fd
+    }
+
+    private mutating func writeInput() {
+        let remaining = pipes.input.count - inputOffset
+        guard remaining > 0 else {
+            ChildPipes.close(&pipes.stdinWriter)
+            return
+        }
+        let written = pipes.input.withUnsafeBytes {
+            write(pipes.stdinWriter, $0.baseAddress! + inputOffset, min(remaining, 65536))
+        }
+        if written > 0 {
+            inputOffset += written
+            if inputOffset == pipes.input.count { ChildPipes.close(&pipes.stdinWriter) }
+        } else if written < 0 && errno != EAGAIN && errno != EINTR {
+            ChildPipes.close(&pipes.stdinWriter)
+        }
+    }
+
+    private mutating func flushForwarded() {
+        if case .forward(let target, _) = options.stdout { captures[0].finish(to: target) }
+        if case .forward(let target, _) = options.stderr { captures[1].finish(to: target) }
+    }
+}
+
+/// The bytes kept of one stream, or the filter state of a forwarded one.
+private struct Capture {
+    var bytes: [UInt8] = []
+    var filter: LineFilter?
+    var state = LineFilterState()
+
+    mutating func forward(_ chunk: [UInt8], to fd: Int32) {
+        writeAll(filter.map { state.feed(chunk, filter: $0) } ?? chunk, to: fd)
+    }
+
+    mutating func finish(to fd: Int32) {
+        writeAll(state.finish(), to: fd)
+    }
+}

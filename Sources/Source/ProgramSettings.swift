@@ -1,0 +1,58 @@
+import Support
+
+/// The object format nasm writes.
+package enum ObjectFormat: String, Sendable, CaseIterable {
+    /// 64-bit ELF (`nasm -f elf64`), the default.
+    case elf64
+    /// 32-bit ELF (`nasm -f elf32`) for `bits 32` / `int 0x80` programs.
+    case elf32
+}
+
+/// How the object file becomes an executable.
+package enum LinkMode: String, Sendable, CaseIterable {
+    /// `ld` when the program defines `_start`, the C driver when it defines only `main`.
+    case auto
+    /// A plain linker: no libc, the program starts at `_start`.
+    case ld
+    /// The C compiler driver with `-no-pie`: libc is initialised and `main` is called.
+    case cc
+}
+
+/// What a program's `; asmrun:` directives (and the command line) say about building and testing it.
+package struct ProgramSettings: Sendable, Equatable {
+    /// The object format; `nil` lets the source decide (`bits 32` means elf32).
+    package var format: ObjectFormat?
+    /// How to link.
+    package var link: LinkMode = .auto
+    /// `-D` definitions for nasm, as `NAME` or `NAME=VALUE`.
+    package var defines: [String] = []
+    /// Extra include directories for nasm, besides the source's own folder.
+    package var includeDirectories: [String] = []
+    /// Seconds each case may run.
+    package var timeout: Double?
+    /// Runners (or `all`) on which the program is skipped, with the reason.
+    package var skips: [String: String] = [:]
+    /// Runners (or `all`) on which the program is expected to fail, with the reason.
+    package var expectedFailures: [String: String] = [:]
+    /// The qemu `-cpu` model.
+    package var qemuCPU: String?
+    /// The file is only `%include`d by other programs and is not a program itself.
+    package var includeOnly = false
+    /// Resource limits that replace the defaults for this program's cases.
+    package var limits = ResourceLimits()
+    /// Bytes kept per output stream, replacing `--output-limit`.
+    package var outputLimit: Int?
+
+    /// Creates default settings.
+    package init() {}
+
+    /// The reason `runner` must be skipped, if any.
+    package func skipReason(for runner: String) -> String? {
+        skips[runner] ?? skips["all"]
+    }
+
+    /// The reason `runner` is expected to fail, if any.
+    package func expectedFailure(for runner: String) -> String? {
+        expectedFailures[runner] ?? expectedFailures["all"]
+    }
+}

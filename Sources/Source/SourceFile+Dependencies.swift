@@ -1,0 +1,48 @@
+import Support
+
+/// A file a program pulls in with `%include` or `incbin`: the name as written, the file it
+/// resolved to (if any) and the digest of its content.
+package struct Dependency: Sendable, Equatable {
+    package var name: String
+    package var path: String?
+    package var digest: String?
+}
+
+extension SourceFile {
+    /// The folders nasm searches for an include, after its working directory: the source's own
+    /// folder (asmrun always passes it with `-I`), then every include directory.
+    package var searchDirectories: [String] { [directory] + settings.includeDirectories }
+
+    /// Every file the program pulls in, recursively, resolved the way nasm does (its working
+    /// directory, then each search directory); each file is read once, scanned with the same
+    /// scanner as sources and hashed. nasm 2.16's own `-MD` omits includes, and `-M` would cost a
+    /// process per program.
+    package func dependencies() -> [Dependency] {
+        var found: [Dependency] = []
+        var visited: Set<String> = [path]
+        var queue = includes
+        var next = 0
+        while next < queue.count && found.count < 1000 {
+            let name = queue[next]
+            next += 1
+            guard let resolved = resolve(name), let bytes = try? Files.read(resolved) else {
+                found.append(Dependency(name: name, path: resolve(name), digest: nil))
+                continue
+            }
+            found.append(Dependency(name: name, path: resolved, digest: SHA256.hex(bytes)))
+            guard visited.insert(resolved).inserted, !bytes.prefix(4096).contains(0) else { continue }
+            queue += SourceScan(bytes, includesOnly: true).includes
+        }
+        return found
+    }
+
+    private func resolve(_ name: String) -> String? {
+        if name.hasPrefix("/") { return Files.isRegularFile(name) ? name : nil }
+        let candidates =
+            [name]
+            + searchDirectories.map { directory in
+                directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            }
+        return candidates.first(where: Files.isRegularFile)
+    }
+}

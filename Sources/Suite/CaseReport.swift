@@ -1,0 +1,18 @@
+import Compare
+
+/// One case of one program under every runner, plus how the runners disagree.
+package struct CaseReport: Sendable {
+    /// The program path.
+    package var program: String
+    /// The case name.
+    package var caseName: String
+    /// One result per runner, in runner order.
+    package var results: [RunnerResult]
+    /// When runners disagree and one of them fails: both sides, as diffs.
+    package var divergence: String?
+    /// Seconds spent building the program (shared by its cases).
+    package var buildDuration: Double = 0
+
+    /// `asm/hello.asm:default`.
+    package var id: String { "\(program):\(caseName)" }
+}

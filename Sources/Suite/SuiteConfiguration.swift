@@ -1,0 +1,27 @@
+/// How a suite runs, as plain values (the CLI's options become these before they go down).
+package struct SuiteConfiguration: Sendable {
+    /// Worker threads.
+    package var jobs: Int
+    /// `--update`: record what programs do as their expectations.
+    package var recording = false
+    /// Start no new case after the first failure.
+    package var failFast = false
+    /// Seconds per case unless its program says otherwise.
+    package var timeout: Double = 10
+    /// Bytes kept per output stream unless its program says otherwise.
+    package var outputLimit = 1 << 20
+    /// Pass each tool command line to the `note` callback (`-v`).
+    package var traceCommands = false
+
+    package init(jobs: Int) { self.jobs = jobs }
+}
+
+/// What a finished (or interrupted) suite produced.
+package struct SuiteOutcome: Sendable {
+    /// Every case that completed, in report order.
+    package var reports: [CaseReport]
+    /// False when the run was interrupted or stopped by `--fail-fast` before every case ran.
+    package var complete: Bool
+    /// Expectation files written by `--update`.
+    package var updatedFiles: [String]
+}

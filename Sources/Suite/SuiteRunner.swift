@@ -1,0 +1,206 @@
+import Build
+import Compare
+import Run
+import Sandbox
+import Source
+import Support
+import Synchronization
+
+/// Builds each program once, runs every case under every runner on a pool of worker threads,
+/// and hands finished cases on in a deterministic order. Ordering, recording and artifact
+/// lifetimes are their own types; this one schedules and collects.
+package final class SuiteRunner: Sendable {
+    private struct Slot {
+        var program: Int
+        var testCase: TestCase
+        var results: [RunnerResult?]
+        var remaining: Int
+        var buildDuration: Double = 0
+    }
+
+    private struct State {
+        var slots: [Slot] = []
+        var programRemaining: [Int] = []
+        var updatedFiles: [String] = []
+    }
+
+    private let programs: [TestProgram]
+    private let runners: [ObjectFormat: [Runner]]
+    private let configuration: SuiteConfiguration
+    private let toolchain: Toolchain
+    private let store: ArtifactStore
+    private let executor: CaseExecutor
+    private let sequencer: ReportSequencer
+    private let note: @Sendable (String) -> Void
+    private let state: Mutex<State>
+    private let cancelled = Atomic<Bool>(false)
+    private let slotRanges: [Range<Int>]
+
+    /// Prepares a run; `emit` receives each case in report order, `note` one-line remarks.
+    package init(
+        programs: [TestProgram], runners: [ObjectFormat: [Runner]], configuration: SuiteConfiguration,
+        toolchain: Toolchain, store: ArtifactStore, caseRunner: CaseRunner,
+        emit: @escaping @Sendable (CaseReport) -> Void, note: @escaping @Sendable (String) -> Void
+    ) {
+        self.programs = programs
+        self.runners = runners
+        self.configuration = configuration
+        self.toolchain = toolchain
+        self.store = store
+        self.note = note
+        executor = CaseExecutor(runner: caseRunner, judge: Judge(recording: configuration.recording), configuration: configuration)
+        sequencer = ReportSequencer(emit: emit)
+        var initial = State()
+        var ranges: [Range<Int>] = []
+        for (index, program) in programs.enumerated() {
+            let count = runners[program.format]?.count ?? 0
+            let start = initial.slots.count
+            for testCase in program.cases {
+                initial.slots.append(
+                    Slot(program: index, testCase: testCase, results: Array(repeating: nil, count: count), remaining: count))
+            }
+            ranges.append(start..<initial.slots.count)
+            initial.programRemaining.append(initial.slots.count - start)
+        }
+        slotRanges = ranges
+        state = Mutex(initial)
+    }
+
+    /// Stops starting new cases (interrupt, `--fail-fast`).
+    package func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    private var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    /// Runs everything and returns when all started work is done.
+    package func run() -> SuiteOutcome {
+        let pool = WorkPool(workers: configuration.jobs)
+        var timings = Timings(cacheRoot: store.root)
+        for index in timings.order(programs) {
+            pool.submit { [self] in buildAndSchedule(index, pool) }
+        }
+        pool.run()
+        timings.save(programDurations())
+        let reports = sequencer.collected()
+        let complete = state.withLock { reports.count == $0.slots.count && $0.programRemaining.allSatisfy { $0 == 0 } }
+        return SuiteOutcome(reports: reports, complete: complete, updatedFiles: state.withLock { $0.updatedFiles.sorted() })
+    }
+
+    /// Build plus run time per program that ran completely.
+    private func programDurations() -> [String: Double] {
+        state.withLock { state in
+            var durations: [String: Double] = [:]
+            for (index, range) in slotRanges.enumerated() where state.programRemaining[index] == 0 && !range.isEmpty {
+                let runs = state.slots[range].reduce(0) { total, slot in
+                    total + slot.results.reduce(0) { $0 + ($1?.duration ?? 0) }
+                }
+                durations[programs[index].path] = state.slots[range.lowerBound].buildDuration + runs
+            }
+            return durations
+        }
+    }
+
+    private func buildAndSchedule(_ index: Int, _ pool: WorkPool) {
+        let program = programs[index]
+        guard !isCancelled else { return }
+        guard let source = program.source, program.problem == nil else {
+            failAll(index, RunnerResult(runner: "", status: .error, message: program.problem ?? "cannot be loaded"))
+            return
+        }
+        let start = monotonicSeconds()
+        let artifact: Artifact
+        do {
+            artifact = try store.build(source, dependencies: program.dependencies, toolchain: toolchain, trace: trace)
+        } catch let failure as BuildFailure {
+            var result = RunnerResult(runner: "", status: .error, message: failure.problem)
+            result.detail = failure.rendered
+            result.location = failure.errorLocation ?? FileLocation(program.path, line: 1)
+            failAll(index, result)
+            return
+        } catch {
+            failAll(index, RunnerResult(runner: "", status: .error, message: "\(error)"))
+            return
+        }
+        let buildDuration = monotonicSeconds() - start
+        schedule(index, source, artifact, buildDuration, pool)
+    }
+
+    /// Queues every case and runner of a built program ahead of further builds.
+    private func schedule(_ index: Int, _ source: SourceFile, _ artifact: Artifact, _ buildDuration: Double, _ pool: WorkPool) {
+        let program = programs[index]
+        let list = runners[program.format] ?? []
+        let lease = ArtifactLease(artifact, uses: slotRanges[index].count * list.count)
+        for slot in slotRanges[index] {
+            let testCase = state.withLock { state in
+                state.slots[slot].buildDuration = buildDuration
+                return state.slots[slot].testCase
+            }
+            for (runnerIndex, runner) in list.enumerated() {
+                if let reason = source.settings.skipReason(for: runner.name) {
+                    complete(slot, runnerIndex, RunnerResult(runner: runner.name, status: .skip, message: reason))
+                    lease.done()
+                    continue
+                }
+                pool.submit(urgent: true) { [self] in
+                    defer { lease.done() }
+                    guard !isCancelled else { return }
+                    let result = executor.run(testCase, of: program, source: source, executable: lease.executable, runner: runner)
+                    complete(slot, runnerIndex, result)
+                }
+            }
+        }
+    }
+
+    private func failAll(_ index: Int, _ template: RunnerResult) {
+        for slot in slotRanges[index] {
+            for (runnerIndex, runner) in (runners[programs[index].format] ?? []).enumerated() {
+                var result = template
+                result.runner = runner.name
+                if result.location == nil { result.location = FileLocation(programs[index].path, line: 1) }
+                complete(slot, runnerIndex, result)
+            }
+        }
+    }
+
+    private func complete(_ slot: Int, _ runnerIndex: Int, _ result: RunnerResult) {
+        if configuration.failFast && !result.isSuccess && result.status != .skip { cancel() }
+        let finished = state.withLock { state -> (report: CaseReport, programDone: Int?)? in
+            state.slots[slot].results[runnerIndex] = result
+            state.slots[slot].remaining -= 1
+            guard state.slots[slot].remaining == 0 else { return nil }
+            let done = state.slots[slot]
+            let results = done.results.compactMap { $0 }
+            let report = CaseReport(
+                program: programs[done.program].path, caseName: done.testCase.name, results: results,
+                divergence: Divergence.describe(results), buildDuration: done.buildDuration)
+            state.programRemaining[done.program] -= 1
+            return (report, state.programRemaining[done.program] == 0 ? done.program : nil)
+        }
+        guard let finished else { return }
+        if let program = finished.programDone, configuration.recording { record(program) }
+        sequencer.finished(slot, finished.report)
+    }
+
+    private func record(_ index: Int) {
+        let cases = state.withLock { state in
+            state.slots[slotRanges[index]].map { (testCase: $0.testCase, results: $0.results.compactMap { $0 }) }
+        }
+        do {
+            if let path = try ExpectationRecorder().record(programs[index], cases) {
+                state.withLock { $0.updatedFiles.append(path) }
+            }
+        } catch {
+            note("asmrun: \(error)")
+        }
+    }
+
+    private var trace: (@Sendable (Command) -> Void)? {
+        guard configuration.traceCommands else { return nil }
+        let note = self.note
+        return { command in note("+ \(command)") }
+    }
+}
+
+extension TestProgram {
+    /// The object format its runners are chosen by.
+    package var format: ObjectFormat { source?.format ?? .elf64 }
+}

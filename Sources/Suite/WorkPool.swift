@@ -1,0 +1,62 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A fixed set of worker threads (not the Swift concurrency pool: jobs block in `poll` and
+/// `waitpid`) running jobs that may submit more jobs; `run` returns when none are left.
+final class WorkPool: Sendable {
+    typealias Job = @Sendable () -> Void
+
+    private struct State {
+        var urgent: [Job] = []
+        var normal: [Job] = []
+        var pending = 0
+    }
+
+    private let state = Mutex(State())
+    private let available = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+    private let workers: Int
+
+    init(workers: Int) { self.workers = max(1, workers) }
+
+    /// Queues a job; `urgent` jobs (runs of already-built programs) go before the others.
+    func submit(urgent: Bool = false, _ job: @escaping Job) {
+        state.withLock { state in
+            state.pending += 1
+            if urgent { state.urgent.append(job) } else { state.normal.append(job) }
+        }
+        available.signal()
+    }
+
+    /// Starts the workers and blocks until every submitted job (and those they submit) ran.
+    func run() {
+        let idle = state.withLock { $0.pending == 0 }
+        if idle { return }
+        for _ in 0..<workers {
+            let thread = Thread { [self] in work() }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        done.wait()
+        for _ in 0..<workers { available.signal() }
+    }
+
+    private func work() {
+        while true {
+            available.wait()
+            let job: Job? = state.withLock { state in
+                if !state.urgent.isEmpty { return state.urgent.removeFirst() }
+                if !state.normal.isEmpty { return state.normal.removeFirst() }
+                return nil
+            }
+            guard let job else { return }
+            job()
+            let finished = state.withLock { state in
+                state.pending -= 1
+                return state.pending == 0
+            }
+            if finished { done.signal() }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// Which kind of failure an error is; the command that meets it turns the kind into an exit
+/// status (see `ExitCode`), so no error decides how asmrun exits.
+package enum ErrorCategory: Sendable, Equatable {
+    /// The command line is wrong.
+    case usage
+    /// An input file is wrong: a source, a directive, an expectation file.
+    case input
+    /// The machine lacks something: a tool, a runner, a writable folder.
+    case environment
+    /// nasm or the linker rejected the program.
+    case build
+}
+
+/// A place in a file an error is about.
+package struct FileLocation: Sendable, Equatable, CustomStringConvertible {
+    package var path: String
+    package var line: Int?
+
+    package init(_ path: String, line: Int? = nil) {
+        self.path = path
+        self.line = line
+    }
+
+    /// `path` or `path:line`, the form editors and CI problem matchers read.
+    package var description: String { line.map { "\(path):\($0)" } ?? path }
+}
+
+/// Every error asmrun reports: what failed, where, and what to do next. One printer in the CLI
+/// renders them all as `asmrun: LOCATION: PROBLEM; FIX`.
+package protocol AsmRunError: Error, CustomStringConvertible {
+    /// The file (and line) the error is about; `nil` when it is about no file.
+    var location: FileLocation? { get }
+    /// What failed, as a phrase that follows the location (`is empty`, `nasm not found`).
+    var problem: String { get }
+    /// What to do about it; `nil` only when the tool output says it all.
+    var fix: String? { get }
+    var category: ErrorCategory { get }
+    /// Lines a tool printed (nasm's `file:line: error:`), kept verbatim above the message.
+    var toolOutput: String { get }
+}
+
+extension AsmRunError {
+    package var location: FileLocation? { nil }
+    package var toolOutput: String { "" }
+
+    /// The one-line message: `LOCATION: PROBLEM; FIX`.
+    package var message: String {
+        let head = location.map { "\($0): \(problem)" } ?? problem
+        return fix.map { "\(head); \($0)" } ?? head
+    }
+
+    package var description: String { message }
+
+    /// What the user sees: the tool's lines, then `asmrun: MESSAGE` (left out when the tool's
+    /// lines say it all and asmrun has no fix to add).
+    package var rendered: String {
+        var lines = toolOutput.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        if lines.isEmpty || fix != nil { lines.append("asmrun: " + message) }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// A problem with a file asmrun reads or writes, naming the file and the fix.
+package struct FileError: AsmRunError, Equatable {
+    package var location: FileLocation?
+    package var problem: String
+    package var fix: String?
+    package var category: ErrorCategory
+
+    /// `category` is `.input` for files the user wrote, `.environment` for asmrun's own folders.
+    package init(path: String, line: Int? = nil, problem: String, fix: String, category: ErrorCategory = .input) {
+        location = FileLocation(path, line: line)
+        self.problem = problem
+        self.fix = fix
+        self.category = category
+    }
+}

@@ -1,0 +1,64 @@
+import Glibc
+
+/// Reading the files asmrun is given, in one open: the file is checked on its descriptor (a FIFO
+/// is refused, not waited on) and read whole.
+package enum Files {
+    /// Why a file could not be read.
+    package enum ReadFailure: Error, Equatable {
+        case missing
+        case directory
+        /// A FIFO, socket or device: reading it could block or never end.
+        case notRegular
+        case denied
+        case failed(Int32)
+
+        /// A phrase that follows the path: `no such file`, `is a directory`, …
+        package var problem: String {
+            switch self {
+            case .missing: "no such file"
+            case .directory: "is a directory"
+            case .notRegular: "is not a regular file"
+            case .denied: "cannot be read (permission denied)"
+            case .failed(let code): "cannot be read (\(errorText(code)))"
+            }
+        }
+    }
+
+    /// The bytes of the regular file at `path`.
+    package static func read(_ path: String) throws(ReadFailure) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            switch errno {
+            case ENOENT, ENOTDIR: throw .missing
+            case EACCES, EPERM: throw .denied
+            case let code: throw .failed(code)
+            }
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .failed(errno) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw .directory
+        default: throw .notRegular
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var filled = 0
+        while true {
+            if filled == bytes.count { bytes += [UInt8](repeating: 0, count: max(4096, bytes.count)) }
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { throw .failed(errno) }
+            if count == 0 { break }
+            filled += count
+        }
+        bytes.removeLast(bytes.count - filled)
+        return bytes
+    }
+
+    /// Whether `path` names a regular file (following links).
+    package static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+}

@@ -1,0 +1,35 @@
+/// Per-child resource limits; `nil` leaves a limit as asmrun has it. Core dumps are always off.
+package struct ResourceLimits: Sendable, Equatable {
+    /// RLIMIT_AS in bytes.
+    package var addressSpace: Int?
+    /// RLIMIT_FSIZE in bytes.
+    package var fileSize: Int?
+    /// RLIMIT_CPU in seconds.
+    package var cpuSeconds: Int?
+    /// RLIMIT_NPROC (ignored by the kernel for root).
+    package var processes: Int?
+    /// RLIMIT_NOFILE.
+    package var openFiles: Int?
+
+    /// Creates limits; every limit defaults to unchanged.
+    package init(
+        addressSpace: Int? = nil, fileSize: Int? = nil, cpuSeconds: Int? = nil,
+        processes: Int? = nil, openFiles: Int? = nil
+    ) {
+        self.addressSpace = addressSpace
+        self.fileSize = fileSize
+        self.cpuSeconds = cpuSeconds
+        self.processes = processes
+        self.openFiles = openFiles
+    }
+}
+
+extension ResourceLimits {
+    /// These limits, with every unset one taken from `defaults`.
+    package func filled(from defaults: ResourceLimits) -> ResourceLimits {
+        ResourceLimits(
+            addressSpace: addressSpace ?? defaults.addressSpace, fileSize: fileSize ?? defaults.fileSize,
+            cpuSeconds: cpuSeconds ?? defaults.cpuSeconds, processes: processes ?? defaults.processes,
+            openFiles: openFiles ?? defaults.openFiles)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@testable import Compare
+@testable import Sandbox
+@testable import Support
+
+@Suite struct CompareTests {
+    private func lines(_ text: String) -> TextLines { TextLines(Array(text.utf8)) }
+
+    @Test func textLinesRoundTripBytes() {
+        for text in ["", "a", "a\n", "a\n\nb", "\n", "x\r\ny\n"] {
+            #expect(lines(text).bytes == Array(text.utf8))
+        }
+        #expect(lines("a\nb").endsWithNewline == false)
+        #expect(lines("a\nb\n").lines.count == 2)
+    }
+
+    @Test func escapingIsReversibleForEveryByte() {
+        let all = (0...255).map { UInt8($0) }
+        let escaped = TextLines.escape(all)
+        #expect(!escaped.contains("\n"))
+        #expect(TextLines.unescape(escaped) == all)
+        #expect(TextLines.escape(Array("café\r".utf8)) == "café\\r")
+        #expect(TextLines.escape([0x1b, 0x00, 0xff]) == "\\e\\x00\\xff")
+        #expect(TextLines.unescape("bad \\q") == nil)
+    }
+
+    @Test func inlineHolesMatchWithinALine() {
+        #expect(Pattern.lineMatches(Array("pid: [..]".utf8), Array("pid: 1234".utf8)))
+        #expect(Pattern.lineMatches(Array("[..] at [..]!".utf8), Array("x at y!".utf8)))
+        #expect(!Pattern.lineMatches(Array("pid: [..]".utf8), Array("tid: 1".utf8)))
+        #expect(!Pattern.lineMatches(Array("a[..]b".utf8), Array("ab-".utf8)))
+        #expect(Pattern.lineMatches(Array("a[..]b".utf8), Array("ab".utf8)))
+    }
+
+    @Test func lineHolesMatchAnyNumberOfLines() {
+        let pattern = Pattern(lines("start\n[...]\nend\n"))
+        #expect(pattern.matches(lines("start\nend\n")))
+        #expect(pattern.matches(lines("start\n1\n2\n3\nend\n")))
+        #expect(!pattern.matches(lines("start\n1\n")))
+        #expect(!pattern.matches(lines("start\nend")))
+        #expect(Pattern(lines("[...]\n")).matches(lines("")))
+    }
+
+    @Test func unifiedDiffShowsChangesWithContext() {
+        let diff = UnifiedDiff.make(expected: lines("1\n2\n3\n4\n5\n6\n7\n8\n9\n"), actual: lines("1\n2\n3\n4\nfive\n6\n7\n8\n9\n"))
+        #expect(
+            diff == """
+                --- expected
+                +++ actual
+                @@ -2,7 +2,7 @@
+                 2
+                 3
+                 4
+                -5
+                +five
+                 6
+                 7
+                 8
+
+                """)
+        #expect(UnifiedDiff.make(expected: lines("a\n[..]\n"), actual: lines("a\nanything\n")).isEmpty)
+    }
+
+    @Test func unifiedDiffShowsEscapesAndMissingNewline() {
+        let diff = UnifiedDiff.make(expected: lines("ok\n"), actual: TextLines([0x6f, 0x6b, 0x0d]))
+        #expect(diff.contains("-ok\n+ok\\r\n\\ No newline at end of file\n"))
+    }
+
+    @Test func lineFilterDropsQemuLineEvenWhenSplitAcrossChunks() {
+        let filter = LineFilter(droppingLinesStartingWith: "qemu: uncaught target signal")
+        let text = "before\nqemu: uncaught target signal 11 (Segmentation fault) - core dumped\nafter\nqemu: other\n"
+        #expect(String(decoding: filter.apply(to: Array(text.utf8)), as: UTF8.self) == "before\nafter\nqemu: other\n")
+        var state = LineFilterState()
+        var output: [UInt8] = []
+        for byte in text.utf8 { output += state.feed([byte], filter: filter) }
+        output += state.finish()
+        #expect(String(decoding: output, as: UTF8.self) == "before\nafter\nqemu: other\n")
+    }
+
+    @Test func sha256KnownVectors() {
+        #expect(SHA256.hex([UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        let long = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
+        #expect(SHA256.hex(long) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(SHA256.hex([UInt8](repeating: 0x61, count: 1_000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+    }
+
+    @Test func terminationDecodesWaitStatus() {
+        #expect(Termination(waitStatus: 3 << 8) == .exited(3))
+        #expect(Termination(waitStatus: 11) == .signaled(11))
+        #expect(Termination.signaled(11).shellStatus == 139)
+        #expect(Termination.signaled(11).summary == "signal SIGSEGV")
+        #expect(Signal.number(named: "segv") == 11)
+    }
+}
+
+@Suite struct DiffLimitTests {
+    @Test func hugeLinesAndHugeDiffsAreCut() {
+        let long = TextLines(lines: [[UInt8](repeating: 0x61, count: 100_000)])
+        let diff = UnifiedDiff.make(expected: TextLines(lines: [Array("short".utf8)]), actual: long)
+        #expect(diff.contains("… (99488 more bytes on this line)"))
+        #expect(diff.utf8.count < 2000)
+        let many = TextLines(lines: (0..<5000).map { Array("line \($0)".utf8) })
+        let cut = UnifiedDiff.make(expected: TextLines(lines: []), actual: many)
+        #expect(cut.split(separator: "\n").count < 410)
+        #expect(cut.contains("… diff cut here"))
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import Sandbox
+@testable import Support
+
+/// The process layer against real processes (`/bin/sh`, `cat`, `head`: always present).
+@Suite struct LauncherTests {
+    private let launcher = PosixLauncher(path: "/usr/bin:/bin")
+
+    private func sh(_ script: String, _ configure: (inout LaunchOptions) -> Void = { _ in }) throws -> ProcessResult {
+        var options = LaunchOptions()
+        configure(&options)
+        return try launcher.run(Command("sh", ["-c", script]), options: options)
+    }
+
+    @Test func capturesBothStreamsAndTheExitCode() throws {
+        let result = try sh("echo out; echo err >&2; exit 3")
+        #expect(result.termination == .exited(3))
+        #expect(result.stdout == Array("out\n".utf8))
+        #expect(result.stderr == Array("err\n".utf8))
+    }
+
+    @Test func reportsDeathBySignalWithDefaultDispositions() throws {
+        #expect(try sh("kill -SEGV $$").termination == .signaled(SIGSEGV))
+        // asmrun ignores SIGPIPE itself; the child must get the default action back.
+        #expect(try sh("kill -PIPE $$").termination == .signaled(SIGPIPE))
+        #expect(try sh("ulimit -c").stdout == Array("0\n".utf8), "core dumps are off in every child")
+    }
+
+    @Test func emptyStdinIsEndOfFileAtOnce() throws {
+        let result = try launcher.run(Command("cat"), options: LaunchOptions())
+        #expect(result.termination == .exited(0))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func feedsLargeStdinWhileDrainingStdout() throws {
+        let input = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        var options = LaunchOptions()
+        options.stdin = .bytes(input)
+        let result = try launcher.run(Command("cat"), options: options)
+        #expect(result.stdout == input)
+    }
+
+    @Test func timeoutEndsTheWholeProcessGroup() throws {
+        let start = monotonicSeconds()
+        let result = try sh("echo $$; sleep 30 & sleep 30; wait") { $0.timeout = 0.3 }
+        #expect(result.termination == .timedOut)
+        #expect(monotonicSeconds() - start < 5)
+        let group = pid_t(String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))!
+        #expect(Fixture.liveProcesses(inGroup: group).isEmpty, "the background sleep must be gone")
+    }
+
+    @Test func termIgnoringChildIsKilledAfterTheGrace() throws {
+        let start = monotonicSeconds()
+        let result = try sh("trap '' TERM; while :; do :; done") {
+            $0.timeout = 0.2
+            $0.killGrace = 0.2
+        }
+        #expect(result.termination == .timedOut)
+        #expect(monotonicSeconds() - start < 5)
+    }
+
+    @Test func outputLimitStopsARunawayWriter() throws {
+        let result = try sh("head -c 50000000 /dev/zero") { $0.stdout = .capture(limit: 1 << 20) }
+        #expect(result.outputLimitExceeded)
+        #expect(result.stdout.count == 1 << 20)
+    }
+
+    /// The classic deadlock: children that fill both pipes while the parent reads only one.
+    @Test func concurrentChildrenWritingMoreThanAPipeToBothStreams() async throws {
+        let script = "head -c 300000 /dev/zero; head -c 200000 /dev/zero >&2; head -c 100000 /dev/zero"
+        let launcher = self.launcher
+        try await withThrowingTaskGroup(of: ProcessResult.self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    try await withCheckedThrowingContinuation { continuation in
+                        Thread.detachNewThread {
+                            var options = LaunchOptions()
+                            options.timeout = 60
+                            continuation.resume(with: Result { try launcher.run(Command("sh", ["-c", script]), options: options) })
+                        }
+                    }
+                }
+            }
+            for try await result in group {
+                #expect(result.termination == .exited(0))
+                #expect(result.stdout.count == 400_000)
+                #expect(result.stderr.count == 200_000)
+            }
+        }
+    }
+
+    @Test func noDescriptorLeaksAcrossManyRuns() throws {
+        func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1 }
+        _ = try sh("true")
+        let before = openDescriptors()
+        for index in 0..<1000 {
+            var options = LaunchOptions()
+            options.stdin = .bytes(Array("x\(index)".utf8))
+            _ = try launcher.run(Command("cat"), options: options)
+        }
+        _ = try? launcher.run(Command("no-such-program-asmrun"), options: LaunchOptions())
+        // Other tests run in parallel and hold descriptors of their own children (dozens at most);
+        // a leak of one descriptor per run would show here as a thousand.
+        #expect(openDescriptors() <= before + 150)
+    }
+
+    @Test func missingExecutableIsAnError() {
+        #expect(throws: LaunchError.notFound("no-such-program-asmrun")) {
+            try launcher.run(Command("no-such-program-asmrun"), options: LaunchOptions())
+        }
+    }
+
+    @Test func argv0AndWorkingDirectoryAndEnvironment() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { TemporaryDirectory.removeTree(directory) }
+        let result = try launcher.run(
+            Command(
+                "/bin/sh", ["-c", "echo $0 $PWD $ONLY; env | wc -l"], environment: ["ONLY": "me"], workingDirectory: directory,
+                argv0: "custom0"),
+            options: LaunchOptions())
+        let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
+        #expect(lines.first == "custom0 \(directory) me")
+    }
+}

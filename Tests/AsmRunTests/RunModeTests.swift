@@ -1,0 +1,235 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import CLI
+@testable import Sandbox
+@testable import Support
+
+/// `asmrun FILE.asm` end to end: the built binary really assembles, links and runs the samples,
+/// natively and under qemu; stdout, stderr and the exit status are checked together.
+@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+struct RunModeTests {
+    private let corpus = Fixture.corpus
+    private static let runners = Fixture.nativeHost ? ["native", "qemu"] : ["qemu"]
+
+    @Test(arguments: runners) func hello(runner: String) throws {
+        let result = try Fixture.asmrun([corpus + "/hello.asm", "--runner", runner])
+        #expect(result.stdout == "Hello, World!\n")
+        #expect(result.stderr == "")
+        #expect(result.status == .exited(0))
+    }
+
+    @Test(arguments: runners) func exitStatusPassesThrough(runner: String) throws {
+        let result = try Fixture.asmrun(["run", corpus + "/exit_code.asm", "--runner", runner])
+        #expect(result == ("", "", .exited(42)))
+    }
+
+    @Test(arguments: runners) func programArgumentsAfterDoubleDash(runner: String) throws {
+        let result = try Fixture.asmrun([corpus + "/args.asm", "--runner", runner, "--", "one", "two words", "--help"])
+        #expect(result.stdout == "argc: 4\n./args\none\ntwo words\n--help\n")
+        #expect(result.status == .exited(0))
+    }
+
+    @Test(arguments: runners) func stdinIsTheCallers(runner: String) throws {
+        let result = try Fixture.asmrun([corpus + "/echo.asm", "--runner", runner], stdin: "line one\nline two\n")
+        #expect(result.stdout == "line one\nline two\n")
+    }
+
+    @Test(arguments: runners) func elf32ProgramsViaBitsAndDirective(runner: String) throws {
+        let hello = try Fixture.asmrun([corpus + "/hello32.asm", "--runner", runner])
+        #expect(hello == ("Hello from 32-bit land!\n", "", .exited(0)))
+        let sum = try Fixture.asmrun([corpus + "/sum32.asm", "--runner", runner])
+        #expect(sum.status == .exited(55))
+        let forced = try Fixture.asmrun([corpus + "/sum32.asm", "-f", "elf64"])
+        #expect(forced.status == .exited(125))
+        #expect(forced.stderr.contains("instruction not supported in 64-bit mode"))
+        #expect(forced.stderr.contains("`-f elf32`"))
+    }
+
+    @Test(arguments: runners) func libcPrintfProgram(runner: String) throws {
+        let result = try Fixture.asmrun([corpus + "/printf.asm", "--runner", runner])
+        #expect(result == ("assembly has 8 letters\n", "", .exited(0)))
+    }
+
+    @Test(arguments: runners) func crashIs139WithOneLineAndNoQemuNoise(runner: String) throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { TemporaryDirectory.removeTree(directory) }
+        let result = try Fixture.asmrun([corpus + "/segfault.asm", "--runner", runner], in: directory)
+        #expect(result.stdout == "")
+        #expect(result.stderr == "asmrun: \(corpus)/segfault.asm: killed by SIGSEGV (segmentation fault)\n")
+        #expect(result.status == .exited(139))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty, "no core file")
+    }
+
+    @Test func includeWorksFromAnotherWorkingDirectory() throws {
+        let result = try Fixture.asmrun([corpus + "/countdown.asm"], in: "/")
+        #expect(result.stdout.hasPrefix("10\n9\n"))
+        #expect(result.status == .exited(0))
+        let relative = try Fixture.asmrun(["../asm/countdown.asm"], in: Fixture.packageRoot + "/Sources")
+        #expect(relative.status == .exited(0))
+    }
+
+    @Test func nasmSyntaxErrorKeepsFileAndLine() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { TemporaryDirectory.removeTree(directory) }
+        try Fixture.write("global _start\n_start:\n    mov eax,\n", to: directory + "/bad.asm")
+        let result = try Fixture.asmrun(["bad.asm"], in: directory)
+        #expect(result.status == .exited(125))
+        #expect(result.stdout == "")
+        #expect(result.stderr.hasPrefix("bad.asm:3: error:"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["bad.asm"], "no build products beside the source")
+    }
+
+    @Test func linkErrorExplainsLibcPrograms() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { TemporaryDirectory.removeTree(directory) }
+        try Fixture.write("extern puts\nglobal _start\n_start:\n    call puts\n", to: directory + "/calls_libc.asm")
+        let result = try Fixture.asmrun(["calls_libc.asm"], in: directory)
+        #expect(result.status == .exited(125))
+        #expect(result.stderr.contains("undefined reference to `puts'"))
+        #expect(result.stderr.contains("asmrun: calls_libc.asm: link failed;"))
+        #expect(result.stderr.contains("--link cc"))
+    }
+
+    @Test func oneLineErrorsExit125() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { TemporaryDirectory.removeTree(directory) }
+        try Fixture.write("", to: directory + "/empty.asm")
+        let cases: [([String], [String: String], String)] = [
+            (["missing.asm"], [:], "asmrun: missing.asm: no such file; check the path\n"),
+            (["empty.asm"], [:], "asmrun: empty.asm: is empty; write a program into it\n"),
+            ([".", "--runner", "qemu"], [:], "asmrun: .: is a directory; name a .asm file\n"),
+            (["x.asm", "--link", "gold"], [:], "asmrun: --link takes one of auto, ld, cc, not `gold`\n"),
+            (
+                [corpus + "/hello.asm"], ["PATH": "/nonexistent"],
+                "asmrun: nasm not found; install it with `apt-get install nasm`\n"
+            ),
+            (
+                [corpus + "/hello.asm", "--runner", "no-such-emulator"], [:],
+                "asmrun: no-such-emulator runner unavailable: no-such-emulator not found on PATH; install it, give its full path, or use native or qemu\n"
+            ),
+        ]
+        for (arguments, environment, message) in cases {
+            let result = try Fixture.asmrun(arguments, in: directory, environment: environment)
+            #expect(result.status == .exited(125), "\(arguments)")
+            #expect(result.stderr == message)
+        }
+    }
+
+    @Test func timeoutExits124() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { TemporaryDirectory.removeTree(directory) }
+        try Fixture.write("global _start\n_start:\n    jmp _start\n", to: directory + "/spin.asm")
+        let start = monotonicSeconds()
+        let result = try Fixture.asmrun(["spin.asm", "--timeout", "0.5"], in: directory)
+        #expect(result.status == .exited(124))
+        #expect(result.stderr == "asmrun: spin.asm: timed out after 0.5 s\n")
+        #expect(monotonicSeconds() - start < 10)
+    }
+
+    @Test func interruptDuringTheBuildCleansUpAndExits130() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { TemporaryDirectory.removeTree(directory) }
+        // Slow to assemble: nasm is still running when the interrupt arrives.
+        try Fixture.write("%rep 900000\nnop\n%endrep\nglobal _start\n_start: ret\n", to: directory + "/slow.asm")
+        let sandbox = directory + "/tmp"
+        try FileManager.default.createDirectory(atPath: sandbox, withIntermediateDirectories: true)
+        var environment = Fixture.environment
+        environment["TMPDIR"] = sandbox
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Fixture.binary)
+        process.arguments = [directory + "/slow.asm", "--no-cache"]
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = monotonicSeconds() + 20
+        while HostileTests.processes(under: sandbox).count < 2 && monotonicSeconds() < deadline { usleep(10_000) }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+        #expect(HostileTests.processes(under: sandbox).isEmpty, "nasm was ended")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox).isEmpty, "scratch removed")
+    }
+
+    @Test func simulatedArmHostUsesQemuAndLld() throws {
+        // Only nasm, ld.lld and qemu on PATH: the cross-linker fallback of a bare ARM host.
+        let bin = try Fixture.temporaryDirectory()
+        defer { TemporaryDirectory.removeTree(bin) }
+        for tool in ["nasm", "ld.lld", "qemu-x86_64"] {
+            let path = try #require(Fixture.locator.find(tool), "\(tool) missing")
+            try FileManager.default.createSymbolicLink(atPath: bin + "/" + tool, withDestinationPath: path)
+        }
+        let result = try Fixture.asmrun(
+            [corpus + "/hello.asm", "-v", "--no-cache"], environment: ["ASMRUN_HOST_ARCH": "aarch64", "PATH": bin])
+        #expect(result.stdout == "Hello, World!\n")
+        #expect(result.status == .exited(0))
+        let commands = result.stderr.split(separator: "\n").map { $0.split(separator: " ")[1] }
+        #expect(commands.map { ($0 as Substring).split(separator: "/").last.map(String.init) ?? "" } == ["nasm", "ld.lld", "qemu-x86_64"])
+        let libc = try Fixture.asmrun([corpus + "/printf.asm"], environment: ["ASMRUN_HOST_ARCH": "aarch64", "PATH": bin])
+        #expect(libc.status == .exited(125))
+        #expect(libc.stderr.contains("apt-get install gcc-x86-64-linux-gnu libc6-dev-amd64-cross"))
+    }
+
+    @Test func keepsTheExecutableWithDashO() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { TemporaryDirectory.removeTree(directory) }
+        let result = try Fixture.asmrun([corpus + "/hello.asm", "-o", directory + "/hello"])
+        #expect(result.status == .exited(0))
+        let again = try PosixLauncher(path: nil).run(Command(directory + "/hello"), options: LaunchOptions())
+        #expect(again.stdout == Array("Hello, World!\n".utf8))
+    }
+
+    @Test func cacheSkipsNasmAndLdForAnUnchangedProgram() throws {
+        let cache = try Fixture.temporaryDirectory()
+        defer { TemporaryDirectory.removeTree(cache) }
+        let first = try Fixture.asmrun([corpus + "/hello.asm", "-v", "--cache-dir", cache])
+        #expect(first.stderr.contains("nasm"))
+        let second = try Fixture.asmrun([corpus + "/hello.asm", "-v", "--cache-dir", cache])
+        #expect(second.stdout == "Hello, World!\n")
+        #expect(!second.stderr.contains("nasm"), "a cache hit runs neither nasm nor ld")
+        // A corrupted entry is rebuilt, not trusted.
+        let objects = cache + "/objects"
+        for entry in try FileManager.default.contentsOfDirectory(atPath: objects) {
+            let path = objects + "/" + entry
+            var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            bytes[100] ^= 0xff
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
+        let third = try Fixture.asmrun([corpus + "/hello.asm", "-v", "--cache-dir", cache])
+        #expect(third.stdout == "Hello, World!\n")
+        #expect(third.stderr.contains("nasm"))
+    }
+
+    @Test func cacheInfoAndClean() throws {
+        let cache = try Fixture.temporaryDirectory()
+        defer { TemporaryDirectory.removeTree(cache) }
+        _ = try Fixture.asmrun([corpus + "/hello.asm", "--cache-dir", cache])
+        _ = try Fixture.asmrun([corpus + "/exit_code.asm", "--cache-dir", cache])
+        let info = try Fixture.asmrun(["cache", "info", "--cache-dir", cache])
+        #expect(info.status == .exited(0))
+        #expect(info.stdout.contains("cache: \(cache)\nentries: 2\n"))
+        let clean = try Fixture.asmrun(["cache", "clean", "--cache-dir", cache])
+        #expect(clean.stdout == "removed 2 entries from \(cache)\n")
+        #expect(try Fixture.asmrun(["cache", "info", "--cache-dir", cache]).stdout.contains("entries: 0\n"))
+        let bad = try Fixture.asmrun(["cache", "shrink"])
+        #expect(bad.status == .exited(2))
+        #expect(bad.stderr == "asmrun: usage: asmrun cache info|clean [--cache-dir DIR]\n")
+    }
+
+    @Test func versionHelpAndDoctor() throws {
+        #expect(try Fixture.asmrun(["--version"]) == ("asmrun \(AsmRun.version)\n", "", .exited(0)))
+        let help = try Fixture.asmrun(["--help"])
+        #expect(help.stdout.contains("USAGE") && help.stdout.contains("EXAMPLES") && help.status == .exited(0))
+        let doctor = try Fixture.asmrun(["doctor"])
+        #expect(doctor.status == .exited(0))
+        #expect(doctor.stdout.contains("nasm: /"))
+        #expect(doctor.stdout.contains("qemu elf64: available"))
+        #expect(doctor.stdout.contains("containment of test cases:\n  active: process group per case"))
+        if geteuid() == 0 { #expect(doctor.stdout.contains("active: no network")) }
+        let arm = try Fixture.asmrun(["doctor"], environment: ["ASMRUN_HOST_ARCH": "aarch64"])
+        #expect(arm.stdout.contains("host: aarch64 (simulated by ASMRUN_HOST_ARCH)"))
+        #expect(arm.stdout.contains("native elf64: native runner unavailable"))
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+@testable import Build
+@testable import CLI
+@testable import Sandbox
+@testable import Support
+
+extension Tag {
+    /// Tests that really run nasm, a linker and qemu.
+    @Tag static var integration: Self
+}
+
+/// Paths and helpers shared by the tests.
+enum Fixture {
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    static let corpus = packageRoot + "/asm"
+
+    /// The `asmrun` binary `swift test` built next to the test bundle.
+    static let binary: String = {
+        let bundleDirectory = (CommandLine.arguments[0] as NSString).deletingLastPathComponent
+        for candidate in [bundleDirectory + "/asmrun", packageRoot + "/.build/debug/asmrun"]
+        where FileManager.default.isExecutableFile(atPath: candidate) {
+            return candidate
+        }
+        return packageRoot + "/.build/debug/asmrun"
+    }()
+
+    static let environment = ProcessInfo.processInfo.environment
+
+    static let locator = ExecutableLocator(path: environment["PATH"])
+
+    /// nasm, a linker and qemu are installed (CI installs them; elsewhere the tests say why they skip).
+    static let toolsAvailable = ["nasm", "ld", "cc", "qemu-x86_64", "qemu-i386"].allSatisfy { locator.find($0) != nil }
+
+    /// The host is x86_64, so the native runner exists.
+    static let nativeHost = Host(environment: [:]).runsX86_64
+
+    /// Processes of a process group that are still alive (zombies waiting for a reaper do not count).
+    static func liveProcesses(inGroup group: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { name -> pid_t? in
+            guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            guard fields.count > 2, fields[0] != "Z", fields[0] != "X", pid_t(fields[2]) == group else { return nil }
+            return pid
+        }
+    }
+
+    /// A fresh directory removed by the caller.
+    static func temporaryDirectory() throws -> String {
+        try TemporaryDirectory(prefix: "tests").path
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// Runs the built `asmrun` binary and captures everything.
+    static func asmrun(
+        _ arguments: [String], in directory: String? = nil, environment extra: [String: String] = [:],
+        stdin: String = ""
+    ) throws -> (stdout: String, stderr: String, status: Termination) {
+        var environment = Self.environment
+        environment["NO_COLOR"] = "1"
+        environment.removeValue(forKey: "GITHUB_ACTIONS")
+        for (key, value) in extra { environment[key] = value }
+        var options = LaunchOptions()
+        options.stdin = .bytes(Array(stdin.utf8))
+        options.timeout = 120
+        let result = try PosixLauncher(path: environment["PATH"]).run(
+            Command(binary, arguments, environment: environment, workingDirectory: directory), options: options)
+        return (String(decoding: result.stdout, as: UTF8.self), String(decoding: result.stderr, as: UTF8.self), result.termination)
+    }
+
+    /// Runs `asmrun test` in-process with a buffering console.
+    static func test(_ arguments: [String], environment extra: [String: String] = [:]) -> (status: Int32, output: String, errors: String) {
+        var environment = Self.environment
+        environment.removeValue(forKey: "GITHUB_ACTIONS")
+        for (key, value) in extra { environment[key] = value }
+        let console = Console(bufferingWithColor: false)
+        let context = Context(environment: environment, launcher: PosixLauncher(path: environment["PATH"]), console: console)
+        let status = AsmRun.main(["test"] + arguments, context: context)
+        return (status, console.capturedOutput, console.capturedError)
+    }
+}
+
+/// A launcher for unit tests: answers only the commands it was told to expect, and records an
+/// issue for any other (so an unexpected spawn fails the test loudly).
+final class ScriptedLauncher: ProcessLaunching, @unchecked Sendable {
+    private let lock = NSLock()
+    private var script: [(match: (Command) -> Bool, result: ProcessResult)]
+    private(set) var calls: [Command] = []
+    let children = ChildRegistry()
+
+    init(_ script: [(match: (Command) -> Bool, result: ProcessResult)]) { self.script = script }
+
+    func run(_ command: Command, options: LaunchOptions) throws -> ProcessResult {
+        lock.lock()
+        defer { lock.unlock() }
+        calls.append(command)
+        guard let index = script.firstIndex(where: { $0.match(command) }) else {
+            Issue.record("unexpected process spawned: \(command)")
+            throw LaunchError.notFound(command.executable)
+        }
+        return script.remove(at: index).result
+    }
+}
