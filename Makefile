@@ -46,9 +46,11 @@ corpus-test:
 	$(BIN) test asm --runner native,qemu
 	ASMRUN_HOST_ARCH=aarch64 $(BIN) test asm
 
+# Warnings as errors, swift-format, and no Swift file over 300 lines or function over 60.
 lint:
 	$(SWIFT) build -Xswiftc -warnings-as-errors
 	$(SWIFT) format lint --strict --recursive $$(git ls-files '*.swift')
+	python3 Tests/Lint/sizes.py $$(git ls-files '*.swift')
 
 format:
 	$(SWIFT) format --in-place --recursive $$(git ls-files '*.swift')

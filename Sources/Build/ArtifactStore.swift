@@ -9,7 +9,6 @@ import Synchronization
 package struct Artifact: Sendable {
     package let executable: String
 
-    /// Removes the private copy.
     package func release() { unlink(executable) }
 }
 

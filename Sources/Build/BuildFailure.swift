@@ -3,7 +3,6 @@ import Support
 
 /// nasm or the linker rejected a program; carries the tool's own output and a hint.
 package struct BuildFailure: AsmRunError, Equatable {
-    /// Which step failed.
     package enum Stage: String, Sendable { case assemble = "assembly", link }
 
     package let source: String

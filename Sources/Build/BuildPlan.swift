@@ -11,7 +11,6 @@ package struct BuildPlan: Sendable, Equatable {
     package var objectPath: String
     /// The executable the linker writes.
     package var executablePath: String
-    /// The object format.
     package var format: ObjectFormat
     /// The link mode after `auto` was decided.
     package var linkMode: LinkMode

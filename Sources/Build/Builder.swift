@@ -2,12 +2,10 @@ import Sandbox
 
 /// Runs a `BuildPlan`: nasm, then the linker, turning their failures into `BuildFailure`s.
 package struct Builder: Sendable {
-    /// The process seam.
     package let launcher: any ProcessLaunching
     /// Called with each command line before it runs (`--verbose`).
     package let trace: (@Sendable (Command) -> Void)?
 
-    /// Creates a builder.
     package init(launcher: any ProcessLaunching, trace: (@Sendable (Command) -> Void)? = nil) {
         self.launcher = launcher
         self.trace = trace

@@ -4,10 +4,8 @@ import Support
 
 /// Size accounting and least-recently-used eviction for a cache folder.
 package struct CacheMaintenance: Sendable {
-    /// The cache root.
     package let root: String
 
-    /// Creates it.
     package init(root: String) { self.root = root }
 
     /// Entries with their size in bytes and last use (the executable's modification time,
@@ -34,7 +32,6 @@ package struct CacheMaintenance: Sendable {
         }
     }
 
-    /// Removes every entry.
     package func clean() {
         TemporaryDirectory.removeTree(root + "/objects")
         TemporaryDirectory.removeTree(root + "/tmp")

@@ -8,7 +8,6 @@ package struct Host: Sendable, Equatable {
     /// True when the architecture came from `ASMRUN_HOST_ARCH`.
     package let simulated: Bool
 
-    /// Creates a host description.
     package init(architecture: String, simulated: Bool = false) {
         self.architecture = architecture
         self.simulated = simulated

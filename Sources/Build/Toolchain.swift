@@ -3,18 +3,14 @@ import Source
 
 /// Finds nasm, a linker, a C driver and qemu suited to the host, without running any of them.
 package struct Toolchain: Sendable {
-    /// The machine to build for.
     package let host: Host
-    /// Where tools are looked up.
     package let locator: ExecutableLocator
 
-    /// Creates a toolchain lookup.
     package init(host: Host, locator: ExecutableLocator) {
         self.host = host
         self.locator = locator
     }
 
-    /// The assembler.
     package func nasm() throws -> String {
         guard let path = locator.find("nasm") else { throw ToolError(tool: "nasm", packages: ["nasm"]) }
         return path
@@ -55,7 +51,6 @@ package struct Toolchain: Sendable {
         return path
     }
 
-    /// The qemu-user binary for `format`.
     package func qemu(for format: ObjectFormat) throws -> String {
         let base = format == .elf64 ? "qemu-x86_64" : "qemu-i386"
         guard let path = locator.find(anyOf: [base, base + "-static"]) else {

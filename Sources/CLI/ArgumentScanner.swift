@@ -19,7 +19,6 @@ struct ArgumentScanner {
     private var arguments: [String]
     private var index = 0
     private var pendingValue: String?
-    /// Everything after `--`.
     private(set) var passthrough: [String] = []
 
     init(_ arguments: [String]) { self.arguments = arguments }

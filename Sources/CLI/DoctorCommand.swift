@@ -7,10 +7,8 @@ import Support
 
 /// `asmrun doctor`: what this host can do, what is missing and how to install it.
 package struct DoctorCommand: Sendable {
-    /// Side effects.
     package let context: Context
 
-    /// Creates the command.
     package init(context: Context) { self.context = context }
 
     /// Prints the report; 0 when hello.asm can be built and run here.
@@ -18,8 +16,22 @@ package struct DoctorCommand: Sendable {
         let toolchain = context.toolchain
         let host = toolchain.host
         var lines = ["host: \(host.architecture)\(host.simulated ? " (simulated by ASMRUN_HOST_ARCH)" : "")"]
-        lines.append("tools:")
-        var missing: [String] = []
+        lines += toolLines(toolchain)
+        let runners = runnerLines(toolchain)
+        lines += runners.lines
+        let build = buildLines(toolchain)
+        lines += build.lines
+        lines += containmentLines()
+        var missing = build.missing
+        if (try? toolchain.nasm()) == nil { missing.append("\(ToolError(tool: "nasm", packages: ["nasm"]))") }
+        lines.append(runners.usable && missing.isEmpty ? "ready: asmrun can build and run programs here" : "not ready:")
+        lines += missing.map { "  \($0)" }
+        context.console.write(lines.joined(separator: "\n") + "\n")
+        let buildsHello = (try? toolchain.nasm()) != nil && (try? toolchain.linker(for: .elf64)) != nil
+        return runners.usable && buildsHello ? ExitCode.success : ExitCode.failure
+    }
+
+    private func toolLines(_ toolchain: Toolchain) -> [String] {
         let tools: [(name: String, package: String, versionFlag: String)] = [
             ("nasm", "nasm", "-v"), ("ld", "binutils", "--version"),
             ("x86_64-linux-gnu-ld", "binutils-x86-64-linux-gnu", "--version"),
@@ -27,41 +39,51 @@ package struct DoctorCommand: Sendable {
             ("x86_64-linux-gnu-gcc", "gcc-x86-64-linux-gnu", "--version"),
             ("qemu-x86_64", "qemu-user", "--version"), ("qemu-i386", "qemu-user", "--version"),
         ]
-        for tool in tools {
-            if let path = toolchain.locator.find(tool.name) ?? toolchain.locator.find(tool.name + "-static") {
-                lines.append("  \(tool.name): \(path) — \(version(path, tool.versionFlag))")
-            } else {
-                lines.append("  \(tool.name): missing (apt-get install \(tool.package))")
+        return ["tools:"]
+            + tools.map { tool in
+                if let path = toolchain.locator.find(tool.name) ?? toolchain.locator.find(tool.name + "-static") {
+                    return "  \(tool.name): \(path) — \(version(path, tool.versionFlag))"
+                }
+                return "  \(tool.name): missing (apt-get install \(tool.package))"
             }
-        }
-        lines.append("runners:")
-        var usable = 0
+    }
+
+    /// The runners per format; `usable` when some runner runs 64-bit programs.
+    private func runnerLines(_ toolchain: Toolchain) -> (lines: [String], usable: Bool) {
+        var lines = ["runners:"]
+        var usable = false
         for format in ObjectFormat.allCases {
             for choice in [RunnerChoice.native, .qemu] {
                 do {
                     _ = try Runner.resolve(choice, format: format, toolchain: toolchain)
                     lines.append("  \(choice) \(format.rawValue): available")
-                    if format == .elf64 { usable += 1 }
+                    if format == .elf64 { usable = true }
                 } catch {
                     lines.append("  \(choice) \(format.rawValue): \(error)")
                 }
             }
         }
         lines.append("  binfmt_misc: \(binfmtRegistrations())")
-        lines.append("build:")
+        return (lines, usable)
+    }
+
+    private func buildLines(_ toolchain: Toolchain) -> (lines: [String], missing: [String]) {
+        var lines = ["build:"]
+        var missing: [String] = []
         for (format, mode) in [(ObjectFormat.elf64, LinkMode.ld), (.elf32, .ld), (.elf64, .cc)] {
             do {
-                let linker =
-                    mode == .cc
-                    ? try toolchain.compilerDriver(for: format)
-                    : try toolchain.linker(for: format)
+                let linker = mode == .cc ? try toolchain.compilerDriver(for: format) : try toolchain.linker(for: format)
                 lines.append("  \(format.rawValue) \(mode.rawValue): \(linker)")
             } catch {
                 lines.append("  \(format.rawValue) \(mode.rawValue): \(error)")
                 missing.append("\(error)")
             }
         }
-        lines.append("containment of test cases:")
+        return (lines, missing)
+    }
+
+    private func containmentLines() -> [String] {
+        var lines = ["containment of test cases:"]
         if let scratch = try? TemporaryDirectory(prefix: "doctor", environment: context.environment) {
             let containment = Containment(writable: scratch.path, launcher: context.launcher)
             lines += containment.active.map { "  active: \($0)" }
@@ -70,11 +92,7 @@ package struct DoctorCommand: Sendable {
             scratch.remove()
         }
         lines.append("  scratch folder: \(ScratchLocation.base(environment: context.environment))")
-        if (try? toolchain.nasm()) == nil { missing.append("\(ToolError(tool: "nasm", packages: ["nasm"]))") }
-        lines.append(usable > 0 && missing.isEmpty ? "ready: asmrun can build and run programs here" : "not ready:")
-        lines += missing.map { "  \($0)" }
-        context.console.write(lines.joined(separator: "\n") + "\n")
-        return usable > 0 && (try? toolchain.nasm()) != nil && (try? toolchain.linker(for: .elf64)) != nil ? 0 : 1
+        return lines
     }
 
     private func version(_ path: String, _ flag: String) -> String {

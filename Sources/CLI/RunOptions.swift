@@ -4,7 +4,6 @@ import Source
 
 /// The parsed command line of `asmrun [run] FILE.asm [options] [-- ARGS]`.
 package struct RunOptions: Sendable, Equatable {
-    /// The source file.
     package var source = ""
     /// `-f`: overrides the source's own choice.
     package var format: ObjectFormat?
@@ -14,7 +13,6 @@ package struct RunOptions: Sendable, Equatable {
     package var includeDirectories: [String] = []
     /// `-D` definitions.
     package var defines: [String] = []
-    /// `--runner`.
     package var runner = RunnerChoice.auto
     /// `-o`: where to keep the executable.
     package var output: String?
@@ -24,12 +22,9 @@ package struct RunOptions: Sendable, Equatable {
     package var verbose = false
     /// Arguments after `--` for the program.
     package var programArguments: [String] = []
-    /// `--no-cache`.
     package var useCache = true
-    /// `--cache-dir`.
     package var cacheDirectory: String?
 
-    /// Creates default options.
     package init() {}
 
     /// Parses the arguments after `run` (or after `asmrun` when no command is named).

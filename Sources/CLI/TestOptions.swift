@@ -16,28 +16,21 @@ package struct TestOptions: Sendable {
     package var runners: [RunnerChoice] = [.auto]
     /// `--filter`: a regular expression over case ids.
     package var filter: String?
-    /// `--list`.
     package var list = false
     /// `--shard K/N` as (K, N), 1-based.
     package var shard: (index: Int, count: Int)?
-    /// `--fail-fast`.
     package var failFast = false
     /// `--timeout`: seconds per case unless the program says otherwise.
     package var timeout: Double = 10
     /// `--output-limit`: bytes kept per stream.
     package var outputLimit = 1 << 20
-    /// `--junit PATH`.
     package var junitPath: String?
-    /// `--json PATH`.
     package var jsonPath: String?
-    /// `-v`.
     package var verbose = false
-    /// Cache settings.
     package var cache = CacheOptions()
     /// Run cases without network and with a read-only file system where possible (`--no-isolation` turns it off).
     package var isolate = true
 
-    /// Creates defaults.
     package init() {}
 
     /// Parses the arguments after `test`.

@@ -1,4 +1,3 @@
-/// The help texts.
 enum Usage {
     static let main = """
         asmrun — assemble, link and run x86 NASM programs on any Linux host, and test them.

@@ -30,7 +30,6 @@ package struct ExpectationFile: Sendable, Equatable {
         "# asmrun expectations: `asmrun test --update` records results; edit inputs and holes by hand."
     ]
 
-    /// Creates an empty file.
     package init() {}
 
     /// `asm/hello.expect` for `asm/hello.asm`.

@@ -1,21 +1,13 @@
 /// Expected output that may contain holes: `[..]` inside a line matches any text on that line,
 /// and a line that is exactly `[...]` matches any number of lines (zero included).
 package struct Pattern: Sendable, Equatable {
-    /// The expected lines, holes included.
     package var expected: TextLines
 
-    /// Creates a pattern.
     package init(_ expected: TextLines) { self.expected = expected }
 
     private static let inlineHole = Array("[..]".utf8)
     private static let lineHole = Array("[...]".utf8)
 
-    /// The pattern has holes at all.
-    package var hasHoles: Bool {
-        expected.lines.contains { Self.isLineHole($0) || $0.firstRange(of: Self.inlineHole) != nil }
-    }
-
-    /// Whether `actual` matches.
     package func matches(_ actual: TextLines) -> Bool {
         let tailOK =
             expected.endsWithNewline == actual.endsWithNewline

@@ -2,14 +2,11 @@ import Sandbox
 
 /// What one program run produced, in the terms expectations are written in.
 package struct Observation: Sendable, Equatable {
-    /// Standard output.
     package var stdout: TextLines
     /// Standard error (qemu's own crash line removed).
     package var stderr: TextLines
-    /// How the program ended.
     package var status: Termination
 
-    /// Creates an observation.
     package init(stdout: TextLines, stderr: TextLines, status: Termination) {
         self.stdout = stdout
         self.stderr = stderr
@@ -19,14 +16,10 @@ package struct Observation: Sendable, Equatable {
 
 /// Recorded results; a `nil` field is not recorded (empty output, `exit 0` once a status exists).
 package struct Expected: Sendable, Equatable {
-    /// Expected standard output.
     package var stdout: TextLines?
-    /// Expected standard error.
     package var stderr: TextLines?
-    /// Expected status.
     package var status: Termination?
 
-    /// Creates an expectation.
     package init(stdout: TextLines? = nil, stderr: TextLines? = nil, status: Termination? = nil) {
         self.stdout = stdout
         self.stderr = stderr
@@ -40,7 +33,6 @@ package struct Expected: Sendable, Equatable {
 package struct TestCase: Sendable, Equatable {
     /// The case name, unique within the program.
     package var name: String
-    /// Program arguments.
     package var arguments: [String] = []
     /// Extra environment, `NAME=VALUE` in order.
     package var environment: [String] = []
@@ -51,7 +43,6 @@ package struct TestCase: Sendable, Equatable {
     /// What a particular runner does differently (only the fields that differ).
     package var overrides: [String: Expected] = [:]
 
-    /// Creates a case.
     package init(name: String) { self.name = name }
 
     /// Results have been recorded for this case.

@@ -6,7 +6,6 @@ package struct TextLines: Sendable, Equatable {
     /// The text ended with `\n` (or was empty).
     package var endsWithNewline: Bool
 
-    /// Creates lines.
     package init(lines: [[UInt8]], endsWithNewline: Bool = true) {
         self.lines = lines
         self.endsWithNewline = endsWithNewline

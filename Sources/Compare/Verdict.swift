@@ -20,7 +20,6 @@ package enum CaseStatus: String, Sendable, Codable, CaseIterable {
 package struct RunnerResult: Sendable {
     /// The runner name (`native`, `qemu`, or the command).
     package var runner: String
-    /// The verdict.
     package var status: CaseStatus
     /// One line: what went wrong, or the skip reason.
     package var message: String = ""
@@ -37,7 +36,6 @@ package struct RunnerResult: Sendable {
     /// The file and line a CI annotation should point at.
     package var location: FileLocation?
 
-    /// Creates a result.
     package init(runner: String, status: CaseStatus, message: String = "") {
         self.runner = runner
         self.status = status

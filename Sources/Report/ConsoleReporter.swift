@@ -13,7 +13,6 @@ package final class ConsoleReporter: Sendable {
     private let total: Int
     private let state = Mutex<(done: Int, tally: Tally, progressShown: Bool)>((0, Tally(), false))
 
-    /// Creates a reporter for `total` case-runner results.
     package init(console: Console, verbose: Bool, environment: [String: String], total: Int) {
         self.console = console
         self.verbose = verbose
@@ -21,7 +20,6 @@ package final class ConsoleReporter: Sendable {
         self.total = total
     }
 
-    /// The counts so far.
     package var tally: Tally { state.withLock { $0.tally } }
 
     /// Prints one finished case; the text is made before the lock is taken.

@@ -33,7 +33,6 @@ package enum JSONReport {
     /// Output kept per stream in the report, as exercism's runner does.
     static let outputExcerpt = 500
 
-    /// The JSON text.
     package static func render(_ outcome: SuiteOutcome, seconds: Double) throws -> String {
         var tally = Tally()
         outcome.reports.forEach { tally.add($0) }

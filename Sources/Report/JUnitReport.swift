@@ -5,7 +5,6 @@ import Suite
 /// JUnit XML: one `<testsuite>` per program, one `<testcase>` per case and runner; the failure
 /// text is the diff. CI systems (GitHub, GitLab, Jenkins) show it as a test report.
 package enum JUnitReport {
-    /// The XML document.
     package static func render(_ outcome: SuiteOutcome, seconds: Double) -> String {
         var tally = Tally()
         outcome.reports.forEach { tally.add($0) }

@@ -17,7 +17,6 @@ package struct Tally: Sendable, Equatable {
     /// Cases whose runners disagreed.
     package var divergences = 0
 
-    /// Creates an empty tally.
     package init() {}
 
     /// Adds a case's results.

@@ -15,7 +15,6 @@ package enum RunnerChoice: Sendable, Equatable, Hashable, CustomStringConvertibl
     /// A prefix command that gets the executable as its last argument (box64, FEX, a wrapper).
     case custom(String)
 
-    /// Parses one `--runner` value.
     package init(_ text: String) {
         switch text {
         case "auto": self = .auto
@@ -51,11 +50,9 @@ package struct RunnerUnavailable: AsmRunError, Equatable {
 package struct Runner: Sendable, Equatable {
     /// How the executable is started.
     package enum Kind: Sendable, Equatable {
-        /// Directly.
         case native
         /// Under qemu-user: its path, `-cpu` model and `-L` sysroot.
         case qemu(path: String, cpu: String?, sysroot: String?)
-        /// Behind a prefix command.
         case custom([String])
     }
 
@@ -64,7 +61,6 @@ package struct Runner: Sendable, Equatable {
     /// How the executable is started.
     package let kind: Kind
 
-    /// Creates a runner.
     package init(name: String, kind: Kind) {
         self.name = name
         self.kind = kind

@@ -10,6 +10,8 @@ package final class ChildRegistry: Sendable {
         var children: [pid_t: Bool] = [:]
         /// Every process group this registry's launcher created.
         var groups: Set<pid_t> = []
+        /// An interrupt ended the children: one spawned after it is ended at once.
+        var ending = false
     }
 
     private let state = Mutex(State())
@@ -20,6 +22,8 @@ package final class ChildRegistry: Sendable {
         state.withLock { state in
             state.children[pid] = group
             if group { state.groups.insert(pid) }
+            // Spawned between an interrupt and the scheduler noticing it: it must not run on.
+            if state.ending { _ = kill(group ? -pid : pid, SIGKILL) }
         }
     }
 
@@ -34,12 +38,19 @@ package final class ChildRegistry: Sendable {
     /// Whether `pid` is a child still supervised.
     package func contains(_ pid: pid_t) -> Bool { state.withLock { $0.children[pid] != nil } }
 
-    /// Sends `signal` to every supervised child, and to its whole process group where it has one.
-    package func signalAll(_ signal: Int32) {
+    /// Kills every supervised child, with its whole process group where it has one, and every
+    /// child spawned from now on, until `resume`.
+    package func endAll() {
         state.withLock { state in
+            state.ending = true
             for (pid, group) in state.children {
-                _ = kill(group ? -pid : pid, signal)
+                _ = kill(group ? -pid : pid, SIGKILL)
             }
         }
+    }
+
+    /// Lets children run again after `endAll`.
+    package func resume() {
+        state.withLock { $0.ending = false }
     }
 }

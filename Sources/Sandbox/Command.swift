@@ -13,7 +13,6 @@ package struct Command: Sendable, Equatable, CustomStringConvertible {
     /// `argv[0]` as the child sees it; `nil` means the executable as given.
     package var argv0: String?
 
-    /// Creates a command.
     package init(
         _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
         workingDirectory: String? = nil, argv0: String? = nil

@@ -4,7 +4,6 @@ import Synchronization
 /// Looks executables up on a search path without spawning anything; each name is looked up
 /// once per locator (a suite builds thousands of programs with the same nasm and ld).
 package struct ExecutableLocator: Sendable {
-    /// The directories searched, in order.
     package let searchPath: [String]
     private let found = Memo()
 
@@ -12,7 +11,6 @@ package struct ExecutableLocator: Sendable {
         let paths = Mutex<[String: String?]>([:])
     }
 
-    /// Creates a locator from a `PATH`-style string.
     package init(path: String?) {
         searchPath = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
     }
@@ -39,7 +37,6 @@ package struct ExecutableLocator: Sendable {
         return nil
     }
 
-    /// The first of `names` found.
     package func find(anyOf names: [String]) -> String? {
         for name in names {
             if let path = find(name) { return path }

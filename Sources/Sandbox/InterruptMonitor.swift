@@ -3,22 +3,25 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// Ctrl-C and SIGTERM for one run: each interrupt kills the run's children (the registry's) and
-/// calls `onInterrupt` with how many interrupts arrived so far. Monitors are per run; the signal
-/// handler they share is installed while any monitor listens and restored after the last.
+/// Ctrl-C and SIGTERM for one run: each interrupt kills the run's children (the registry's, and
+/// any it spawns until `stop`) and calls `onInterrupt` with how many interrupts arrived so far.
+/// Monitors are per run; the signal handler they share is installed while any monitor listens
+/// and restored after the last.
 package final class InterruptMonitor: Sendable {
     private final class Counter: Sendable {
         let value = Atomic<Int>(0)
     }
 
     private let count = Counter()
+    private let children: ChildRegistry
     private let subscription: Int
 
     package init(children: ChildRegistry, onInterrupt: @escaping @Sendable (_ count: Int) -> Void) {
         let count = self.count
+        self.children = children
         subscription = InterruptDispatch.process.subscribe {
             let hits = count.value.add(1, ordering: .relaxed).newValue
-            children.signalAll(SIGKILL)
+            children.endAll()
             onInterrupt(hits)
         }
     }
@@ -26,6 +29,7 @@ package final class InterruptMonitor: Sendable {
     /// Stops listening; true when an interrupt arrived.
     package func stop() -> Bool {
         InterruptDispatch.process.unsubscribe(subscription)
+        children.resume()
         return count.value.load(ordering: .relaxed) > 0
     }
 }

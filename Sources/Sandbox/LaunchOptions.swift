@@ -22,11 +22,8 @@ package enum OutputSink: Sendable, Equatable {
 
 /// How to start and supervise one child.
 package struct LaunchOptions: Sendable, Equatable {
-    /// Standard input.
     package var stdin: InputSource = .empty
-    /// Standard output.
     package var stdout: OutputSink = .capture(limit: 1 << 20)
-    /// Standard error.
     package var stderr: OutputSink = .capture(limit: 1 << 20)
     /// Seconds before the child's process group gets SIGTERM; `nil` waits forever.
     package var timeout: Double?
@@ -34,13 +31,11 @@ package struct LaunchOptions: Sendable, Equatable {
     package var killGrace: Double = 0.5
     /// Puts the child in its own process group, so its whole tree can be ended.
     package var newProcessGroup = true
-    /// Resource limits for the child.
     package var limits = ResourceLimits()
     /// A cgroup `cgroup.procs` file the child joins before exec.
     package var cgroupProcs: String?
     /// Namespaces the child enters before exec (no network, read-only file system).
     package var isolation: Namespaces?
 
-    /// Creates default options: empty stdin, both outputs captured, no timeout.
     package init() {}
 }

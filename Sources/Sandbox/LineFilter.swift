@@ -3,7 +3,6 @@ package struct LineFilter: Sendable, Equatable {
     /// Lines beginning with this are dropped.
     package var droppedPrefix: [UInt8]
 
-    /// Creates a filter.
     package init(droppingLinesStartingWith prefix: String) {
         droppedPrefix = Array(prefix.utf8)
     }

@@ -15,7 +15,6 @@ package struct PosixLauncher: ProcessLaunching {
         asmrun_ignore_sigpipe()
     }
 
-    /// Runs one child to completion.
     package func run(_ command: Command, options: LaunchOptions) throws -> ProcessResult {
         guard let executable = locator.find(command.executable) else {
             throw LaunchError.notFound(command.executable)

@@ -1,6 +1,4 @@
-/// What a finished child did.
 package struct ProcessResult: Sendable, Equatable {
-    /// How it ended.
     package var termination: Termination
     /// Captured standard output (empty unless captured).
     package var stdout: [UInt8]
@@ -11,7 +9,6 @@ package struct ProcessResult: Sendable, Equatable {
     /// Wall time from spawn to reaping, in seconds.
     package var duration: Double
 
-    /// Creates a result.
     package init(
         termination: Termination, stdout: [UInt8] = [], stderr: [UInt8] = [],
         outputLimitExceeded: Bool = false, duration: Double = 0

@@ -1,4 +1,3 @@
-/// How a child process ended.
 package enum Termination: Sendable, Equatable, Hashable {
     /// The process called exit with this status.
     case exited(Int32)

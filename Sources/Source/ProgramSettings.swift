@@ -22,7 +22,6 @@ package enum LinkMode: String, Sendable, CaseIterable {
 package struct ProgramSettings: Sendable, Equatable {
     /// The object format; `nil` lets the source decide (`bits 32` means elf32).
     package var format: ObjectFormat?
-    /// How to link.
     package var link: LinkMode = .auto
     /// `-D` definitions for nasm, as `NAME` or `NAME=VALUE`.
     package var defines: [String] = []
@@ -43,7 +42,6 @@ package struct ProgramSettings: Sendable, Equatable {
     /// Bytes kept per output stream, replacing `--output-limit`.
     package var outputLimit: Int?
 
-    /// Creates default settings.
     package init() {}
 
     /// The reason `runner` must be skipped, if any.

@@ -24,7 +24,6 @@ package struct SourceFile: Sendable, Equatable {
         return parent.isEmpty ? "." : parent
     }
 
-    /// The file name without `.asm`.
     package var stem: String {
         ((path as NSString).lastPathComponent as NSString).deletingPathExtension
     }
@@ -42,7 +41,6 @@ package struct SourceFile: Sendable, Equatable {
         }
     }
 
-    /// Reads and analyses `path`.
     package static func load(_ path: String) throws -> SourceFile {
         let bytes: [UInt8]
         do {

@@ -2,9 +2,7 @@ import Compare
 
 /// One case of one program under every runner, plus how the runners disagree.
 package struct CaseReport: Sendable {
-    /// The program path.
     package var program: String
-    /// The case name.
     package var caseName: String
     /// One result per runner, in runner order.
     package var results: [RunnerResult]

@@ -1,6 +1,5 @@
 /// How a suite runs, as plain values (the CLI's options become these before they go down).
 package struct SuiteConfiguration: Sendable {
-    /// Worker threads.
     package var jobs: Int
     /// `--update`: record what programs do as their expectations.
     package var recording = false

@@ -6,7 +6,6 @@ import Support
 /// the cases to run, or the problem that keeps it from running (reported as an error; the rest
 /// of the suite goes on).
 package struct TestProgram: Sendable {
-    /// The path as discovered.
     package let path: String
     /// The analysed source, when it could be read.
     package var source: SourceFile?
@@ -28,7 +27,6 @@ package struct TestProgram: Sendable {
         expectations.cases.isEmpty ? [TestCase(name: "default")] : expectations.cases
     }
 
-    /// The cases to run.
     package var cases: [TestCase] {
         allCases.filter { selection?.contains($0.name) ?? true }
     }
@@ -53,7 +51,6 @@ package struct TestProgram: Sendable {
 
 /// Picks the programs of a suite: discovery, include-only files, sharding.
 package struct TestSuite: Sendable {
-    /// The programs in report order.
     package var programs: [TestProgram]
     /// Paths that could not even be searched (missing, symlink loops), one line each.
     package var problems: [FileError]

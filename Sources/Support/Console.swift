@@ -30,7 +30,6 @@ package final class Console: Sendable {
         colorEnabled = color
     }
 
-    /// Writes text as it is.
     package func write(_ text: String, to stream: Stream = .output) {
         switch target {
         case .descriptors:

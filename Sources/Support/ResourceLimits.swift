@@ -11,7 +11,6 @@ package struct ResourceLimits: Sendable, Equatable {
     /// RLIMIT_NOFILE.
     package var openFiles: Int?
 
-    /// Creates limits; every limit defaults to unchanged.
     package init(
         addressSpace: Int? = nil, fileSize: Int? = nil, cpuSeconds: Int? = nil,
         processes: Int? = nil, openFiles: Int? = nil

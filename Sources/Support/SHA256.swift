@@ -17,10 +17,8 @@ package struct SHA256: Sendable {
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
 
-    /// Starts a digest.
     package init() {}
 
-    /// Adds bytes.
     package mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         for byte in bytes {
             pending.append(byte)

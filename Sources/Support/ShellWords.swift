@@ -6,7 +6,6 @@ package enum ShellWords {
     package struct UnterminatedQuote: Error, CustomStringConvertible {
         /// The text that was being split.
         package let text: String
-        /// One line naming the problem.
         package var description: String { "unterminated quote in \(text)" }
     }
 

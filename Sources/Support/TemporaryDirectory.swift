@@ -3,10 +3,8 @@ import Glibc
 
 /// A private directory under `$TMPDIR` (or `/tmp`) that is removed, whatever is in it.
 package struct TemporaryDirectory: Sendable {
-    /// Its absolute path.
     package let path: String
 
-    /// Creates `asmrun-<prefix>-XXXXXX` in the scratch location (see `ScratchLocation`).
     package init(prefix: String = "run", environment: [String: String] = [:]) throws {
         let base = ScratchLocation.base(environment: environment)
         var template = Array("\(base)/asmrun-\(prefix)-XXXXXX".utf8CString)

@@ -115,3 +115,43 @@ final class ScriptedLauncher: ProcessLaunching, @unchecked Sendable {
         return script.remove(at: index).result
     }
 }
+
+/// A FIFO that processes under test write a line to when they reach a point, so a test blocks on
+/// the event instead of sleeping. The test keeps a writer open itself, so `poll` never reports
+/// end-of-file between writers.
+final class Readiness {
+    let path: String
+    private let reader: Int32
+    private let keeper: Int32
+
+    init(in directory: String) throws {
+        path = directory + "/ready.fifo"
+        guard mkfifo(path, 0o666) == 0 else { throw POSIXError(.EEXIST) }
+        reader = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        keeper = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+    }
+
+    deinit {
+        close(reader)
+        close(keeper)
+    }
+
+    /// The first `count` lines written, waiting at most `seconds` for them (fewer on timeout).
+    func lines(_ count: Int, within seconds: Double) -> [String] {
+        var text = ""
+        let deadline = monotonicSeconds() + seconds
+        while text.split(separator: "\n").count < count {
+            let wait = deadline - monotonicSeconds()
+            guard wait > 0 else { break }
+            var entry = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, Int32(wait * 1000) + 1) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let got = read(reader, &buffer, buffer.count)
+            if got > 0 { text += String(decoding: buffer.prefix(got), as: UTF8.self) }
+        }
+        return text.split(separator: "\n").prefix(count).map(String.init)
+    }
+
+    /// Whether the process `pid` is gone (never a zombie here: asmrun reaps what it starts).
+    static func isGone(_ pid: pid_t) -> Bool { kill(pid, 0) != 0 && errno == ESRCH }
+}
