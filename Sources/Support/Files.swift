@@ -42,10 +42,11 @@ package enum Files {
         case S_IFDIR: throw .directory
         default: throw .notRegular
         }
+        // Exactly the size fstat gives, then one probe for bytes appended since: a suite holds
+        // every source it read, so no slack capacity per file.
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var filled = 0
-        while true {
-            if filled == bytes.count { bytes += [UInt8](repeating: 0, count: max(4096, bytes.count)) }
+        while filled < bytes.count {
             let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
             if count < 0 && errno == EINTR { continue }
             if count < 0 { throw .failed(errno) }
@@ -53,7 +54,14 @@ package enum Files {
             filled += count
         }
         bytes.removeLast(bytes.count - filled)
-        return bytes
+        var probe = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = probe.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { throw .failed(errno) }
+            if count == 0 { return bytes }
+            bytes += probe.prefix(count)
+        }
     }
 
     /// Whether `path` names a regular file (following links).
