@@ -30,14 +30,8 @@ package final class ArtifactStore: Sendable {
         self.options = options
         self.launcher = launcher
         var root = options.enabled ? options.root(environment: environment) : nil
-        if let candidate = root {
-            for folder in ["/objects", "/tmp"]
-            where
-                (try? FileManager.default.createDirectory(
-                    atPath: candidate + folder, withIntermediateDirectories: true)) == nil
-            {
-                root = nil
-            }
+        if let candidate = root, !["/objects", "/tmp"].allSatisfy({ Files.makeDirectories(candidate + $0) }) {
+            root = nil
         }
         self.root = root
         scratch = try TemporaryDirectory(prefix: "build", environment: environment).path
@@ -45,7 +39,7 @@ package final class ArtifactStore: Sendable {
 
     /// Removes this process's private copies and trims the cache if anything was stored.
     package func close() {
-        TemporaryDirectory.removeTree(scratch)
+        Files.removeTree(scratch)
         if stored.load(ordering: .relaxed), let root {
             CacheMaintenance(root: root).trim(toBytes: options.maxBytes)
         }

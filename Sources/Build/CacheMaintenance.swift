@@ -12,7 +12,7 @@ package struct CacheMaintenance: Sendable {
     /// touched on every hit).
     package func entries() -> [(path: String, bytes: Int, used: Double)] {
         let objects = root + "/objects"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: objects)) ?? []
+        let names = (try? Files.list(objects)) ?? []
         return names.map { name in
             let path = objects + "/" + name
             var info = stat()
@@ -33,7 +33,7 @@ package struct CacheMaintenance: Sendable {
     }
 
     package func clean() {
-        TemporaryDirectory.removeTree(root + "/objects")
-        TemporaryDirectory.removeTree(root + "/tmp")
+        Files.removeTree(root + "/objects")
+        Files.removeTree(root + "/tmp")
     }
 }

@@ -107,7 +107,7 @@ package struct DoctorCommand: Sendable {
 
     private func binfmtRegistrations() -> String {
         let folder = "/proc/sys/fs/binfmt_misc"
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+        let names = ((try? Files.list(folder)) ?? [])
             .filter { $0 != "register" && $0 != "status" }
         let x86 = names.filter { name in
             let lower = name.lowercased()

@@ -85,7 +85,7 @@ package struct Runner: Sendable, Equatable {
         case .qemu:
             let path = try toolchain.qemu(for: format)
             let sysroot = toolchain.qemuSysroot(for: format).flatMap {
-                FileManager.default.fileExists(atPath: $0) ? $0 : nil
+                Files.exists($0) ? $0 : nil
             }
             return Runner(name: "qemu", kind: .qemu(path: path, cpu: cpu, sysroot: sysroot))
         case .custom(let text):

@@ -66,7 +66,7 @@ struct CgroupTree: Sendable {
 
     /// Removes the case cgroups left and the base.
     func remove() {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix("case-") {
+        for name in (try? Files.list(base)) ?? [] where name.hasPrefix("case-") {
             _ = killAll(in: base + "/" + name)
         }
         rmdir(base)
@@ -77,7 +77,7 @@ struct CgroupTree: Sendable {
     }
 
     private static func read(_ path: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let data = try? Files.read(path) else { return nil }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

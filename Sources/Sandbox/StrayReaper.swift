@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Support
 import Synchronization
 
 /// Ends the orphans of a run's cases where no cgroup holds them. asmrun is their subreaper, so
@@ -70,7 +71,7 @@ final class StrayReaper: Sendable {
     }
 
     private func isCaseProcess(_ pid: pid_t) -> Bool {
-        guard let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+        guard let environ = try? Files.read("/proc/\(pid)/environ") else { return false }
         return ([0] + [UInt8](environ)).firstRange(of: [0] + marker) != nil
     }
 
@@ -78,9 +79,10 @@ final class StrayReaper: Sendable {
     /// to the subreaper, or children of whatever else shares this process.
     static func strayChildren(excluding children: ChildRegistry) -> [(pid: pid_t, zombie: Bool, group: pid_t)] {
         let me = getpid()
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        let entries = (try? Files.list("/proc")) ?? []
         return entries.compactMap { name in
-            guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+            guard let pid = pid_t(name), let bytes = try? Files.read("/proc/\(name)/stat"),
+                case let stat = String(decoding: bytes, as: UTF8.self),
                 let close = stat.lastIndex(of: ")")
             else { return nil }
             let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")

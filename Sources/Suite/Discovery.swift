@@ -44,7 +44,7 @@ struct Discovery {
         }
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+            names = try Files.list(directory).sorted()
         } catch {
             found.problems.append(FileError(path: directory, problem: "cannot be read", fix: "check its permissions"))
             return
@@ -68,7 +68,7 @@ struct Discovery {
         }
     }
 
-    private static let workingDirectory = FileManager.default.currentDirectoryPath
+    private static let workingDirectory = Files.currentDirectory
 
     /// An absolute path with `.`, `..` and repeated slashes resolved lexically: a cheap key that
     /// names a file the same way however it was reached (no readlink per component).

@@ -36,10 +36,11 @@ package enum AtomicFile {
 
     /// The bytes of `source`, for copying a file atomically.
     package static func contents(of source: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: source) else {
-            throw failure(source, "cannot be read")
+        do {
+            return try Files.read(source)
+        } catch {
+            throw FileError(path: source, problem: error.problem, fix: "check that it exists", category: .environment)
         }
-        return [UInt8](data)
     }
 
     private static func failure(_ path: String, _ problem: String) -> FileError {

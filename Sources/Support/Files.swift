@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// Reading the files asmrun is given, in one open: the file is checked on its descriptor (a FIFO
@@ -68,5 +69,69 @@ package enum Files {
     package static func isRegularFile(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// The names in `directory` (not `.` and `..`), in no particular order.
+    package static func list(_ directory: String) throws(ReadFailure) -> [String] {
+        guard let handle = opendir(directory) else {
+            switch errno {
+            case ENOENT: throw .missing
+            case EACCES, EPERM: throw .denied
+            case let code: throw .failed(code)
+            }
+        }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Whether anything exists at `path` (following links).
+    package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Creates `path` and any missing parents; true when it is a directory afterwards.
+    package static func makeDirectories(_ path: String) -> Bool {
+        if mkdir(path, 0o755) == 0 || isDirectory(path) { return true }
+        let parent = (path as NSString).deletingLastPathComponent
+        guard errno == ENOENT, !parent.isEmpty, parent != path, makeDirectories(parent) else { return false }
+        return mkdir(path, 0o755) == 0 || isDirectory(path)
+    }
+
+    /// Whether `path` names a directory (following links).
+    package static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The process's working directory.
+    package static var currentDirectory: String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "." }
+        return String(cString: buffer)
+    }
+
+    /// Removes `path` and everything below it without following links, making folders a program
+    /// left without permissions writable first.
+    package static func removeTree(_ path: String) {
+        // Most case folders are left empty: one rmdir, no directory walk.
+        if rmdir(path) == 0 || errno == ENOENT { return }
+        if errno == ENOTDIR {
+            unlink(path)
+            return
+        }
+        chmod(path, 0o700)
+        for name in (try? list(path)) ?? [] {
+            let child = path + "/" + name
+            var info = stat()
+            if lstat(child, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+                removeTree(child)
+            } else {
+                unlink(child)
+            }
+        }
+        rmdir(path)
     }
 }

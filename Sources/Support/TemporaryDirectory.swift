@@ -18,21 +18,6 @@ package struct TemporaryDirectory: Sendable {
 
     /// Removes the directory and everything below it, making unreadable folders writable first.
     package func remove() {
-        Self.removeTree(path)
-    }
-
-    /// Removes `path` recursively; a program may have left folders without write permission.
-    package static func removeTree(_ path: String) {
-        // Most case folders are left empty: one rmdir, no directory walk.
-        if rmdir(path) == 0 || errno == ENOENT { return }
-        let manager = FileManager.default
-        if (try? manager.removeItem(atPath: path)) != nil { return }
-        if let walker = manager.enumerator(atPath: path) {
-            for case let relative as String in walker {
-                chmod(path + "/" + relative, 0o700)
-            }
-        }
-        chmod(path, 0o700)
-        try? manager.removeItem(atPath: path)
+        Files.removeTree(path)
     }
 }

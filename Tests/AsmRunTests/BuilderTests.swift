@@ -46,7 +46,7 @@ import Testing
 @Suite struct TimingsTests {
     @Test func slowestKnownProgramsRunFirstAndNewOnesBeforeKnownFastOnes() throws {
         let root = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(root) }
+        defer { Files.removeTree(root) }
         let programs = ["/s/fast.asm", "/s/new.asm", "/s/slow.asm", "/s/middle.asm"].map(TestProgram.init(path:))
         var timings = Timings(cacheRoot: root)
         #expect(timings.order(programs) == [0, 1, 2, 3], "no history: discovery order")
@@ -60,7 +60,7 @@ import Testing
 @Suite struct CacheMaintenanceTests {
     @Test func trimEvictsTheLeastRecentlyUsedFirst() throws {
         let root = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(root) }
+        defer { Files.removeTree(root) }
         try FileManager.default.createDirectory(atPath: root + "/objects", withIntermediateDirectories: true)
         for (index, name) in ["old", "middle", "new"].enumerated() {
             let path = root + "/objects/" + name

@@ -46,7 +46,7 @@ struct HarnessTests {
 
     @Test func aWrongExpectationFailsWithAUnifiedDiff() throws {
         let directory = try suite(expect: "[case default]\nstdout:\n| Hello, world!\nstatus: exit 0\n")
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         let result = Fixture.test([directory, "--runner", allRunners])
         #expect(result.status == 1)
         #expect(result.output.contains("FAIL  \(directory)/hello.asm:default [qemu]: stdout differs"))
@@ -66,7 +66,7 @@ struct HarnessTests {
 
     @Test func updateRecordsThenPassesThenCatchesAChangedSource() throws {
         let directory = try suite(expect: nil)
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         let missing = Fixture.test([directory])
         #expect(missing.status == 1)
         #expect(missing.output.contains("no expectations recorded yet; run `asmrun test --update`"))
@@ -89,7 +89,7 @@ struct HarnessTests {
     @Test func expectedSignalIsPartOfTheExpectation() throws {
         let crash = "global _start\n_start:\n    xor eax, eax\n    mov [rax], eax\n"
         let directory = try suite(expect: "[case default]\nstatus: signal SIGSEGV\n", source: crash)
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         let pass = Fixture.test([directory, "--runner", allRunners])
         #expect(pass.status == 0, "\(pass.output)")
         try Fixture.write("[case default]\nstatus: exit 0\n", to: directory + "/hello.expect")
@@ -101,7 +101,7 @@ struct HarnessTests {
 
     @Test func runnersThatDisagreeAreReportedAsADivergence() throws {
         let directory = try suite(expect: "[case default]\nstdout:\n| Hello, World!\nstatus: exit 0\n")
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         // A prefix runner that runs the program and alters its output.
         let runner = directory + "/alter.sh"
         try Fixture.write("#!/bin/sh\n\"$@\" | sed s/World/Mars/\n", to: runner)
@@ -124,7 +124,7 @@ struct HarnessTests {
     @Test func anInfiniteLoopTimesOut() throws {
         let spin = "; asmrun: timeout 0.5\nglobal _start\n_start:\n    jmp _start\n"
         let directory = try suite(expect: "[case default]\nstatus: exit 0\n", source: spin)
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         let start = monotonicSeconds()
         let result = Fixture.test([directory, "--runner", allRunners])
         #expect(result.status == 1)
@@ -148,7 +148,7 @@ struct HarnessTests {
 
     @Test func updateOfAFilteredCaseKeepsTheOthers() throws {
         let directory = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         try FileManager.default.copyItem(atPath: Fixture.corpus + "/echo.asm", toPath: directory + "/echo.asm")
         try FileManager.default.copyItem(atPath: Fixture.corpus + "/echo.expect", toPath: directory + "/echo.expect")
         var text = try String(contentsOfFile: directory + "/echo.expect", encoding: .utf8)
@@ -190,7 +190,7 @@ struct HarnessTests {
 
     @Test func includeOnlyFilesAreNeverProgramsNorUpdated() throws {
         let directory = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         try Fixture.write("%include \"helpers/exit.inc.asm\"\nglobal _start\n_start:\n    jmp quit\n", to: directory + "/main.asm")
         try Fixture.write("quit:\n    mov eax, 60\n    mov edi, 7\n    syscall\n", to: directory + "/helpers/exit.inc.asm")
         let result = Fixture.test([directory, "--update"])
@@ -202,7 +202,7 @@ struct HarnessTests {
 
     @Test func badFilesAreReportedAndTheRestStillRuns() throws {
         let directory = try suite(expect: "[case default]\nstdout:\n| Hello, World!\nstatus: exit 0\n")
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         try Fixture.write("", to: directory + "/empty.asm")
         try Fixture.write("global _start\n_start: mov eax,\n", to: directory + "/syntax.asm")
         try Fixture.write(Self.hello, to: directory + "/broken_expect.asm")
@@ -231,7 +231,7 @@ struct HarnessTests {
     @Test(.enabled(if: geteuid() != 0, "root can read every file, so an unreadable one cannot be made"))
     func unreadableFileIsOneLine() throws {
         let directory = try suite(expect: nil)
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         chmod(directory + "/hello.asm", 0)
         let result = Fixture.test([directory, "--runner", "qemu"])
         #expect(result.output.contains("\(directory)/hello.asm: cannot be read (permission denied); check its permissions"))
@@ -239,7 +239,7 @@ struct HarnessTests {
 
     @Test func junitAndJsonReportsParseBack() throws {
         let directory = try suite(expect: "[case default]\nstdout:\n| Hello <world> & \"friends\"\nstatus: exit 0\n")
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         try Fixture.write(Self.hello, to: directory + "/second.asm")
         try Fixture.write("[case a]\nstdout:\n| Hello, World!\nstatus: exit 0\n", to: directory + "/second.expect")
         let result = Fixture.test([directory, "--runner", "qemu", "--junit", directory + "/r.xml", "--json", directory + "/r.json"])
@@ -265,7 +265,7 @@ struct HarnessTests {
 
     @Test func failFastStopsStartingCases() throws {
         let directory = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         for index in 0..<6 {
             try Fixture.write(Self.hello, to: directory + "/p\(index).asm")
             try Fixture.write("[case default]\nstatus: exit 9\n", to: directory + "/p\(index).expect")
@@ -280,7 +280,7 @@ struct HarnessTests {
 
     @Test func githubActionsAnnotations() throws {
         let directory = try suite(expect: "[case default]\nstatus: exit 1\n")
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         let result = Fixture.test([directory, "--runner", "qemu"], environment: ["GITHUB_ACTIONS": "true"])
         #expect(
             result.output.contains(

@@ -48,7 +48,7 @@ struct HostileTests {
         _ programs: [String], _ extra: [String] = [], runners: String = runners, from directory: String = hostile
     ) throws -> Outcome {
         let scratch = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(scratch) }
+        defer { Files.removeTree(scratch) }
         let report = scratch + "/report.json"
         let sandbox = scratch + "/tmp"
         try FileManager.default.createDirectory(atPath: sandbox, withIntermediateDirectories: true)
@@ -91,7 +91,7 @@ struct HostileTests {
         expectClean(outcome)
         // Without the xfail directive the limit is the verdict.
         let strictSuite = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(strictSuite) }
+        defer { Files.removeTree(strictSuite) }
         let source = try String(contentsOfFile: Self.hostile + "/output_bomb.asm", encoding: .utf8)
         try Fixture.write(source.replacingOccurrences(of: "; asmrun: xfail", with: "; was xfail"), to: strictSuite + "/output_bomb.asm")
         try FileManager.default.copyItem(atPath: Self.hostile + "/output_bomb.expect", toPath: strictSuite + "/output_bomb.expect")
@@ -145,9 +145,9 @@ struct HostileTests {
     @Test(.enabled(if: geteuid() == 0, "isolation needs root; without it asmrun notes that it is off"))
     func noNetworkAndNoWritesOutsideTheCase() throws {
         let target = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(target) }
+        defer { Files.removeTree(target) }
         let suite = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(suite) }
+        defer { Files.removeTree(suite) }
         for name in ["writes_files", "network", "sys.inc"] {
             let file = name.hasSuffix(".inc") ? name : name + ".asm"
             try FileManager.default.copyItem(atPath: Self.hostile + "/" + file, toPath: suite + "/" + file)
@@ -169,7 +169,7 @@ struct HostileTests {
 
     @Test func interruptEndsEverythingAndStillWritesReports() throws {
         let suite = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(suite) }
+        defer { Files.removeTree(suite) }
         for index in 0..<4 {
             try FileManager.default.copyItem(atPath: Fixture.corpus + "/exit_code.asm", toPath: suite + "/p\(index).asm")
             try Fixture.write("[case default]\nstatus: exit 42\n", to: suite + "/p\(index).expect")
@@ -200,7 +200,7 @@ struct HostileTests {
 
     @Test func concurrentRunsShareTheCacheAndExpectationsSafely() throws {
         let suite = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(suite) }
+        defer { Files.removeTree(suite) }
         for name in ["hello", "echo", "factorial", "args", "fizzbuzz"] {
             try FileManager.default.copyItem(atPath: Fixture.corpus + "/\(name).asm", toPath: suite + "/\(name).asm")
             try FileManager.default.copyItem(atPath: Fixture.corpus + "/\(name).expect", toPath: suite + "/\(name).expect")
@@ -208,7 +208,7 @@ struct HostileTests {
         try FileManager.default.copyItem(atPath: Fixture.corpus + "/lib", toPath: suite + "/lib")
         let before = try Self.snapshot(suite)
         let cache = suite + "-cache"
-        defer { TemporaryDirectory.removeTree(cache) }
+        defer { Files.removeTree(cache) }
         let processes = try (0..<4).map { index in
             try Self.start(
                 [Fixture.binary, "test", suite, "--runner", "qemu", "--cache-dir", cache] + (index % 2 == 0 ? ["--update"] : []),

@@ -115,7 +115,7 @@ import Testing
 
     @Test func argv0AndWorkingDirectoryAndEnvironment() throws {
         let directory = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         let shell = try launcher.run(
             Command("/bin/sh", ["-c", "echo $0 $(pwd)"], workingDirectory: directory, argv0: "custom0"), options: LaunchOptions())
         #expect(shell.stdout == Array("custom0 \(directory)\n".utf8))

@@ -54,7 +54,7 @@ struct RunModeTests {
 
     @Test(arguments: runners) func crashIs139WithOneLineAndNoQemuNoise(runner: String) throws {
         let directory = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         let result = try Fixture.asmrun([corpus + "/segfault.asm", "--runner", runner], in: directory)
         #expect(result.stdout == "")
         #expect(result.stderr == "asmrun: \(corpus)/segfault.asm: killed by SIGSEGV (segmentation fault)\n")
@@ -72,7 +72,7 @@ struct RunModeTests {
 
     @Test func nasmSyntaxErrorKeepsFileAndLine() throws {
         let directory = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         try Fixture.write("global _start\n_start:\n    mov eax,\n", to: directory + "/bad.asm")
         let result = try Fixture.asmrun(["bad.asm"], in: directory)
         #expect(result.status == .exited(125))
@@ -83,7 +83,7 @@ struct RunModeTests {
 
     @Test func linkErrorExplainsLibcPrograms() throws {
         let directory = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         try Fixture.write("extern puts\nglobal _start\n_start:\n    call puts\n", to: directory + "/calls_libc.asm")
         let result = try Fixture.asmrun(["calls_libc.asm"], in: directory)
         #expect(result.status == .exited(125))
@@ -94,7 +94,7 @@ struct RunModeTests {
 
     @Test func oneLineErrorsExit125() throws {
         let directory = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         try Fixture.write("", to: directory + "/empty.asm")
         let cases: [([String], [String: String], String)] = [
             (["missing.asm"], [:], "asmrun: missing.asm: no such file; check the path\n"),
@@ -119,7 +119,7 @@ struct RunModeTests {
 
     @Test func timeoutExits124() throws {
         let directory = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         try Fixture.write("global _start\n_start:\n    jmp _start\n", to: directory + "/spin.asm")
         let start = monotonicSeconds()
         let result = try Fixture.asmrun(["spin.asm", "--timeout", "0.5"], in: directory)
@@ -130,7 +130,7 @@ struct RunModeTests {
 
     @Test func interruptDuringTheBuildCleansUpAndExits130() throws {
         let directory = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         // A nasm that says it is running, then never finishes: the interrupt must end it.
         let ready = try Readiness(in: directory)
         try Fixture.write("#!/bin/sh\necho $$ > \(ready.path)\nexec sleep 60\n", to: directory + "/bin/nasm")
@@ -160,7 +160,7 @@ struct RunModeTests {
     @Test func simulatedArmHostUsesQemuAndLld() throws {
         // Only nasm, ld.lld and qemu on PATH: the cross-linker fallback of a bare ARM host.
         let bin = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(bin) }
+        defer { Files.removeTree(bin) }
         for tool in ["nasm", "ld.lld", "qemu-x86_64"] {
             let path = try #require(Fixture.locator.find(tool), "\(tool) missing")
             try FileManager.default.createSymbolicLink(atPath: bin + "/" + tool, withDestinationPath: path)
@@ -178,7 +178,7 @@ struct RunModeTests {
 
     @Test func keepsTheExecutableWithDashO() throws {
         let directory = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         let result = try Fixture.asmrun([corpus + "/hello.asm", "-o", directory + "/hello"])
         #expect(result.status == .exited(0))
         let again = try PosixLauncher(path: nil).run(Command(directory + "/hello"), options: LaunchOptions())
@@ -187,7 +187,7 @@ struct RunModeTests {
 
     @Test func cacheSkipsNasmAndLdForAnUnchangedProgram() throws {
         let cache = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(cache) }
+        defer { Files.removeTree(cache) }
         let first = try Fixture.asmrun([corpus + "/hello.asm", "-v", "--cache-dir", cache])
         #expect(first.stderr.contains("nasm"))
         let second = try Fixture.asmrun([corpus + "/hello.asm", "-v", "--cache-dir", cache])
@@ -208,7 +208,7 @@ struct RunModeTests {
 
     @Test func cacheInfoAndClean() throws {
         let cache = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(cache) }
+        defer { Files.removeTree(cache) }
         _ = try Fixture.asmrun([corpus + "/hello.asm", "--cache-dir", cache])
         _ = try Fixture.asmrun([corpus + "/exit_code.asm", "--cache-dir", cache])
         let info = try Fixture.asmrun(["cache", "info", "--cache-dir", cache])

@@ -54,7 +54,7 @@ import Testing
 
     @Test func unusableFilesGiveOneLineErrors() throws {
         let directory = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         let empty = directory + "/empty.asm"
         _ = FileManager.default.createFile(atPath: empty, contents: Data())
         let binary = directory + "/binary.asm"
@@ -85,7 +85,7 @@ import Testing
 
     @Test func dependenciesFollowNestedIncludesThroughTheSearchPath() throws {
         let directory = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(directory) }
+        defer { Files.removeTree(directory) }
         try Fixture.write("%include \"b.inc\"\n", to: directory + "/lib/a.inc")
         try Fixture.write("incbin \"data.bin\"\n", to: directory + "/lib/b.inc")
         try Fixture.write("\u{0}\u{1}", to: directory + "/lib/data.bin")

@@ -17,7 +17,7 @@ struct UnprivilegedTests {
         // Everything nobody needs lives in a world-readable scratch folder. One job at a time:
         // without cgroups an orphan is ended by whichever case finishes next.
         let base = try Fixture.temporaryDirectory()
-        defer { TemporaryDirectory.removeTree(base) }
+        defer { Files.removeTree(base) }
         chmod(base, 0o755)
         let binary = base + "/asmrun"
         try FileManager.default.copyItem(atPath: Fixture.binary, toPath: binary)
