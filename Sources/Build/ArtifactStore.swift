@@ -5,25 +5,19 @@ import Source
 import Support
 import Synchronization
 
-/// A linked executable ready to run: a private copy owned by this asmrun process.
-package struct Artifact: Sendable {
-    package let executable: String
-
-    package func release() { unlink(executable) }
-}
-
-/// Builds programs into a content-addressed cache: the key covers the source, every file it
-/// includes, the tools (path, size, mtime) and every flag. An entry is one file, `objects/KEY`:
-/// the executable followed by its SHA-256, renamed into place whole and checked before every
-/// use; a missing or corrupt entry is rebuilt. Objects and private copies live in scratch.
+/// Builds programs through a content-addressed cache. Every compile step is cached on its own
+/// inputs (the source, what it includes, the tool, every flag; a C file's headers through the
+/// manifest its `-MMD` output gives), and the executable on all of its objects' keys and the
+/// link inputs, so a warm run reads one entry. An entry is one file, `objects/KEY`, renamed
+/// into place whole and checked against its digest before use; a corrupt entry is rebuilt.
 package final class ArtifactStore: Sendable {
     /// The cache folder, or `nil` when caching is off.
     package let root: String?
-    private let options: CacheOptions
-    private let launcher: any ProcessLaunching
-    private let scratch: String
+    let options: CacheOptions
+    let launcher: any ProcessLaunching
+    let scratch: String
     private let counter = Atomic<Int>(0)
-    private let stored = Atomic<Bool>(false)
+    let stored = Atomic<Bool>(false)
 
     /// Opens the store; a cache folder that cannot be created turns caching off.
     package init(options: CacheOptions, environment: [String: String], launcher: any ProcessLaunching) throws {
@@ -45,49 +39,69 @@ package final class ArtifactStore: Sendable {
         }
     }
 
-    /// Returns a runnable executable for `source` (whose includes are `dependencies`), from the
-    /// cache or freshly built.
-    package func build(
-        _ source: SourceFile, dependencies: [Dependency], toolchain: Toolchain,
-        trace: (@Sendable (Command) -> Void)? = nil
-    ) throws -> Artifact {
-        let index = counter.add(1, ordering: .relaxed).newValue
-        let executable = scratch + "/\(index)-\(source.stem)"
-        let object = executable + ".o"
-        let plan = try BuildPlan(source: source, toolchain: toolchain, objectPath: object, executablePath: executable)
-        let builder = Builder(launcher: launcher, trace: trace)
-        defer { unlink(object) }
-        guard let root else {
-            try builder.build(plan, source: source.path)
-            return Artifact(executable: executable)
+    /// Returns a runnable executable for `program`, from the cache or freshly built. Code nasm
+    /// rejects as 64-bit, in a program that never said which it is, is built again as elf32.
+    package func build(_ program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)? = nil) throws -> Artifact {
+        do {
+            return try attempt(program, toolchain: toolchain, trace: trace, notes: [])
+        } catch let failure as BuildFailure
+            where failure.rejects64BitCode && program.settings.format == nil && !program.assembly.contains(where: \.declaresBits32)
+        {
+            var retried = program
+            retried.settings.format = .elf32
+            let note =
+                "asmrun: \(failure.source): nasm rejects it as 64-bit code, so it was built as elf32; say `bits 32` or `; asmrun: format elf32`"
+            return try attempt(retried, toolchain: toolchain, trace: trace, notes: [note])
         }
-        let entry = CacheEntry(path: root + "/objects/" + Self.cacheKey(source, dependencies, plan))
-        if let bytes = entry.read(), ExecutableFile.write(bytes, to: executable) {
-            utimes(entry.path, nil)
-            return Artifact(executable: executable)
-        }
-        try builder.build(plan, source: source.path)
-        let staging = root + "/tmp/" + (entry.path as NSString).lastPathComponent + ".\(getpid()).\(index)"
-        if entry.install(executable: executable, staging: staging) { stored.store(true, ordering: .relaxed) }
-        return Artifact(executable: executable)
     }
 
-    private static func cacheKey(_ source: SourceFile, _ dependencies: [Dependency], _ plan: BuildPlan) -> String {
-        let neutral = plan.relocated(objectPath: "@object", executablePath: "@executable")
-        var digest = SHA256()
-        digest.update(field: "asmrun-cache-3")
-        for command in [neutral.assemble, neutral.link] {
-            digest.update(field: command.executable)
-            digest.update(field: identity(of: command.executable))
-            for argument in command.arguments { digest.update(field: argument) }
+    private func attempt(
+        _ program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)?, notes: [String]
+    ) throws -> Artifact {
+        let index = counter.add(1, ordering: .relaxed).newValue
+        let plan = try BuildPlan(program: program, toolchain: toolchain, directory: scratch, prefix: "\(index)-")
+        let builder = Builder(launcher: launcher, trace: trace)
+        let notes = notes + program.assembly.compactMap(\.formatRemark).map { "asmrun: " + $0 }
+        defer {
+            for step in plan.compiles {
+                unlink(step.object)
+                if let file = step.dependencyFile { unlink(file) }
+            }
         }
-        digest.update(field: SHA256.hex(source.bytes))
-        for dependency in dependencies {
-            digest.update(field: dependency.name)
-            digest.update(field: dependency.path ?? "<missing>")
-            digest.update(field: dependency.digest ?? "<unreadable>")
+        var keys = plan.compiles.map { compileKey($0, program: program) }
+        let executableKey = keys.allSatisfy({ $0 != nil }) ? linkKey(keys.compactMap { $0 }, plan, toolchain) : nil
+        if let executableKey, let hit = cachedExecutable(executableKey, plan) {
+            trace?("(cached \(executableKey.prefix(12))) \(program.path)")
+            return Artifact(executable: plan.executable, format: plan.format, warnings: hit, notes: notes)
         }
-        return digest.hexDigest()
+        var warnings = ""
+        for (position, step) in plan.compiles.enumerated() {
+            let (key, printed) = try obtainObject(step, key: keys[position], program: program, builder: builder)
+            keys[position] = key
+            warnings += printed
+        }
+        warnings += try link(plan, program: program, toolchain: toolchain, builder: builder)
+        if let root, let executable = try? Files.read(plan.executable) {
+            let key = linkKey(keys.compactMap { $0 }, plan, toolchain)
+            store(executable, warnings: warnings, key: key, root: root)
+        }
+        return Artifact(executable: plan.executable, format: plan.format, warnings: warnings, notes: notes)
+    }
+
+    /// The executable's entry: written to its private path, warnings returned; `nil` on a miss.
+    private func cachedExecutable(_ key: String, _ plan: BuildPlan) -> String? {
+        guard let root else { return nil }
+        let entry = CacheEntry(path: root + "/objects/" + key)
+        guard let (payload, warnings) = entry.read(), ExecutableFile.write(payload, to: plan.executable) else { return nil }
+        utimes(entry.path, nil)
+        return warnings
+    }
+
+    /// Stores an entry under `key` (one rename; a failure only loses the caching).
+    func store(_ payload: [UInt8], warnings: String, key: String, root: String) {
+        let entry = CacheEntry(path: root + "/objects/" + key)
+        let staging = root + "/tmp/" + key + ".\(getpid()).\(counter.add(1, ordering: .relaxed).newValue)"
+        if entry.install(payload, warnings: warnings, staging: staging) { stored.store(true, ordering: .relaxed) }
     }
 
     /// A tool's path, size and modification time: a changed or upgraded tool changes the key.

@@ -1,9 +1,8 @@
-import Source
 import Support
 
 /// nasm or the linker rejected a program; carries the tool's own output and a hint.
 package struct BuildFailure: AsmRunError, Equatable {
-    package enum Stage: String, Sendable { case assemble = "assembly", link }
+    package enum Stage: String, Sendable { case assemble = "assembly", compile = "compilation", link }
 
     package let source: String
     package let stage: Stage
@@ -37,32 +36,54 @@ package struct BuildFailure: AsmRunError, Equatable {
         return (located.first { $0.1 } ?? located.first)?.0
     }
 
-    /// A fix for the errors people hit most, recognised in the tool's output.
-    static func hint(for stage: Stage, output: String, linkMode: LinkMode) -> String? {
-        switch stage {
-        case .assemble:
-            if output.contains("not supported in 64-bit mode") {
-                return "this looks like 32-bit code: add `bits 32` or `; asmrun: format elf32`, or pass `-f elf32`"
-            }
-            if output.contains("unable to open include file") {
-                return "the include is looked up in the source's folder and the -I directories; add `-I DIR`"
-            }
-        case .link:
-            if output.contains("can not be used when making a PIE object") || output.contains("recompile with -fPIE") {
-                return
-                    "absolute addresses cannot go into a PIE: write `default rel` and `call printf wrt ..plt`, or link with `--link cc` (which uses -no-pie)"
-            }
-            if linkMode == .ld && output.contains("undefined reference to") {
-                return
-                    "a symbol is missing; if the program calls libc (printf, puts), define `main` instead of `_start` and link with `--link cc`"
-            }
-            if linkMode == .cc && output.contains("undefined reference to `main'") {
-                return "the C driver needs `main`; a program with `_start` links with `--link ld`"
-            }
-            if output.contains("skipping incompatible") || output.contains("cannot find -lgcc") {
-                return "32-bit libc programs need the multilib packages: `apt-get install gcc-multilib`"
-            }
+    /// nasm rejected the code as 64-bit: the one failure asmrun retries, as 32-bit code.
+    package var rejects64BitCode: Bool { stage == .assemble && output.contains("not supported in 64-bit mode") }
+
+    /// A fix for the assembly errors people hit most, recognised in nasm's output.
+    static func assemblyHint(_ output: String) -> String? {
+        if output.contains("not supported in 64-bit mode") {
+            return "this looks like 32-bit code: add `bits 32` or `; asmrun: format elf32`, or pass `-f elf32`"
+        }
+        if output.contains("unable to open include file") {
+            return "the include is looked up in the source's folder and the -I directories; add `-I DIR`"
         }
         return nil
+    }
+
+    /// A fix for the C compiler's errors asmrun can explain.
+    static func compileHint(_ output: String) -> String? {
+        if output.contains("bits/libc-header-start.h") || output.contains("gnu/stubs-32.h") {
+            return "32-bit C needs the multilib packages: `apt-get install gcc-multilib`"
+        }
+        return nil
+    }
+
+    /// A fix for the link errors people hit most: `objects` are the program's sources with the
+    /// symbols their objects define and need, so a missing symbol names who needs it.
+    static func linkHint(_ output: String, driver: LinkDriver, objects: [(source: String, symbols: ElfSymbols)]) -> String? {
+        if output.contains("can not be used when making a PIE object") || output.contains("recompile with -fPIE") {
+            return
+                "absolute addresses cannot go into a PIE: write `default rel` and `call printf wrt ..plt`, or leave out `-pie` (asmrun links with -no-pie)"
+        }
+        if output.contains("skipping incompatible") || output.contains("cannot find -lgcc") || output.contains("cannot find crt1.o") {
+            return "32-bit libc programs need the multilib packages: `apt-get install gcc-multilib`"
+        }
+        if driver == .cDriver && output.contains("undefined reference to `main'") {
+            return "the C driver needs `main`; a program with `_start` links with `--link ld`"
+        }
+        guard let name = firstUndefined(output) else { return nil }
+        let users = objects.filter { $0.symbols.undefined.contains(name) }.map(\.source)
+        let who = users.isEmpty ? "" : " is used by \(users.joined(separator: ", ")) but"
+        let sources = objects.map(\.source).joined(separator: " ")
+        return "`\(name)`\(who) no source defines it and no library linked provides it: add the file that defines it "
+            + "(asmrun \(sources) FILE, or `; asmrun: with FILE`), or the library (`; asmrun: link-flags -lNAME`)"
+    }
+
+    /// The first name in `undefined reference to `NAME'`.
+    private static func firstUndefined(_ output: String) -> String? {
+        guard let start = output.range(of: "undefined reference to `")?.upperBound,
+            let end = output[start...].firstIndex(of: "'")
+        else { return nil }
+        return String(output[start..<end])
     }
 }

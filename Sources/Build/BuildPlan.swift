@@ -1,81 +1,80 @@
+import Foundation
 import Sandbox
 import Source
 
-/// The nasm and link command lines for one program, computed without running anything.
+/// One source compiled to one object, as a plain command value.
+package struct CompileStep: Sendable, Equatable {
+    package enum Language: String, Sendable { case assembly, c }
+
+    package let source: String
+    package let language: Language
+    package var command: Command
+    package let object: String
+    /// The C compiler's `-MMD` output: the headers the source included.
+    package let dependencyFile: String?
+}
+
+/// A program's build, planned before anything runs: one compile step per source and what the
+/// link needs. The link command itself waits for the objects' symbols (`LinkDecision`).
 package struct BuildPlan: Sendable, Equatable {
-    /// `nasm -f … -o OBJ SOURCE`.
-    package var assemble: Command
-    /// `ld …`, `ld.lld …` or `cc -no-pie …`.
-    package var link: Command
-    /// The object file nasm writes.
-    package var objectPath: String
-    /// The executable the linker writes.
-    package var executablePath: String
+    package var compiles: [CompileStep]
+    /// `.o` and `.a` files linked as they are.
+    package var prebuilt: [String]
     package var format: ObjectFormat
-    /// The link mode after `auto` was decided.
+    package var executable: String
+    /// The link mode asked for (`auto` is decided from the symbols).
     package var linkMode: LinkMode
+    package var linkFlags: [String]
 
-    /// A plan from its parts (tests, and callers that compute commands themselves).
-    init(
-        assemble: Command, link: Command, objectPath: String, executablePath: String, format: ObjectFormat,
-        linkMode: LinkMode
-    ) {
-        self.assemble = assemble
-        self.link = link
-        self.objectPath = objectPath
-        self.executablePath = executablePath
-        self.format = format
-        self.linkMode = linkMode
-    }
-
-    /// Plans the build of `source` into `outputDirectory` (`NAME.o`, `NAME`).
-    package init(source: SourceFile, toolchain: Toolchain, outputDirectory: String) throws {
-        try self.init(
-            source: source, toolchain: toolchain, objectPath: outputDirectory + "/" + source.stem + ".o",
-            executablePath: outputDirectory + "/" + source.stem)
-    }
-
-    /// Plans the build of `source` with explicit output paths.
-    package init(source: SourceFile, toolchain: Toolchain, objectPath: String, executablePath: String) throws {
-        format = source.format
-        linkMode = source.resolvedLink
-        self.objectPath = objectPath
-        self.executablePath = executablePath
-        var nasmArguments = ["-f", format.rawValue]
-        for directory in [source.directory] + source.settings.includeDirectories {
-            nasmArguments += ["-I", directory.hasSuffix("/") ? directory : directory + "/"]
+    /// Plans `program` with its objects and executable in `directory`, names starting `prefix`.
+    package init(program: Program, toolchain: Toolchain, directory: String, prefix: String) throws {
+        format = program.format
+        linkMode = program.settings.link
+        linkFlags = program.settings.linkFlags
+        prebuilt = program.prebuilt
+        executable = directory + "/" + prefix + program.name
+        var compiles: [CompileStep] = []
+        for (index, source) in program.assembly.enumerated() {
+            let object = directory + "/\(prefix)\(index)-\(source.stem).o"
+            compiles.append(try Self.assemble(source, of: program, format: format, toolchain: toolchain, object: object))
         }
-        nasmArguments += source.settings.defines.map { "-D" + $0 }
-        nasmArguments += ["-o", objectPath, source.path]
-        assemble = Command(try toolchain.nasm(), nasmArguments)
-        link = try Self.linkCommand(linkMode, format, toolchain, objectPath, executablePath)
+        for (index, source) in program.cSources.enumerated() {
+            let stem = (((source.path as NSString).lastPathComponent) as NSString).deletingPathExtension
+            let object = directory + "/\(prefix)c\(index)-\(stem).o"
+            compiles.append(try Self.compile(source, of: program, format: format, toolchain: toolchain, object: object))
+        }
+        self.compiles = compiles
     }
 
-    private static func linkCommand(
-        _ mode: LinkMode, _ format: ObjectFormat, _ toolchain: Toolchain, _ object: String,
-        _ executable: String
-    ) throws -> Command {
-        if mode == .cc {
-            let driver = try toolchain.compilerDriver(for: format)
-            let bits = format == .elf32 && toolchain.host.runsX86_64 ? ["-m32"] : []
-            return Command(driver, bits + ["-no-pie", "-Wl,-z,noexecstack", "-o", executable, object])
+    /// `nasm -f FORMAT -I … -D … -o OBJECT SOURCE`.
+    private static func assemble(
+        _ source: SourceFile, of program: Program, format: ObjectFormat, toolchain: Toolchain, object: String
+    ) throws -> CompileStep {
+        var arguments = ["-f", format.rawValue]
+        var defines = program.settings.defines
+        if source.path != program.main.path { defines += source.settings.defines }
+        for directory in program.includeDirectories(for: source) {
+            arguments += ["-I", directory.hasSuffix("/") ? directory : directory + "/"]
         }
-        let linker = try toolchain.linker(for: format)
-        let emulation = format == .elf64 ? "elf_x86_64" : "elf_i386"
-        return Command(linker, ["-m", emulation, "-z", "noexecstack", "-o", executable, object])
+        arguments += defines.map { "-D" + $0 }
+        arguments += ["-o", object, operand(source.path)]
+        return CompileStep(
+            source: source.path, language: .assembly, command: Command(try toolchain.nasm(), arguments), object: object,
+            dependencyFile: nil)
     }
 
-    /// The same plan writing to other paths (the commands are otherwise unchanged).
-    package func relocated(objectPath newObject: String, executablePath newExecutable: String) -> BuildPlan {
-        func move(_ command: Command) -> Command {
-            var moved = command
-            moved.arguments = command.arguments.map {
-                $0 == objectPath ? newObject : $0 == executablePath ? newExecutable : $0
-            }
-            return moved
-        }
-        return BuildPlan(
-            assemble: move(assemble), link: move(link), objectPath: newObject, executablePath: newExecutable,
-            format: format, linkMode: linkMode)
+    /// `cc -c [-m32] FLAGS -MMD -MF DEPS -o OBJECT SOURCE`.
+    private static func compile(
+        _ source: CSourceFile, of program: Program, format: ObjectFormat, toolchain: Toolchain, object: String
+    ) throws -> CompileStep {
+        let bits = format == .elf32 && toolchain.host.runsX86_64 ? ["-m32"] : []
+        let dependencies = object + ".d"
+        let arguments = bits + ["-c"] + program.settings.cFlags + ["-MMD", "-MF", dependencies, "-o", object, operand(source.path)]
+        return CompileStep(
+            source: source.path, language: .c, command: Command(try toolchain.compilerDriver(for: format), arguments),
+            object: object, dependencyFile: dependencies)
     }
+
+    /// A path as a tool's operand: `./-E.asm`, never an option.
+    static func operand(_ path: String) -> String { path.hasPrefix("-") ? "./" + path : path }
 }

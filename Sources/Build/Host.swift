@@ -7,18 +7,22 @@ package struct Host: Sendable, Equatable {
     package let architecture: String
     /// True when the architecture came from `ASMRUN_HOST_ARCH`.
     package let simulated: Bool
+    /// The machine's own architecture, whatever `ASMRUN_HOST_ARCH` says.
+    package let machine: String
 
-    package init(architecture: String, simulated: Bool = false) {
+    package init(architecture: String, simulated: Bool = false, machine: String? = nil) {
         self.architecture = architecture
         self.simulated = simulated
+        self.machine = machine ?? architecture
     }
 
     /// The real machine, or the one `ASMRUN_HOST_ARCH` names.
     package init(environment: [String: String]) {
+        let machine = Self.normalize(Self.uname())
         if let forced = environment["ASMRUN_HOST_ARCH"], !forced.isEmpty {
-            self.init(architecture: Self.normalize(forced), simulated: true)
+            self.init(architecture: Self.normalize(forced), simulated: true, machine: machine)
         } else {
-            self.init(architecture: Self.normalize(Self.uname()))
+            self.init(architecture: machine)
         }
     }
 

@@ -60,8 +60,10 @@ package struct Toolchain: Sendable {
     }
 
     /// The sysroot qemu needs (`-L`) to run dynamic x86 programs on a foreign host.
+    /// An ARM host simulated on an x86_64 machine links with the machine's own x86 C library
+    /// (its `x86_64-linux-gnu-gcc` is the native compiler), so qemu must load that one too.
     package func qemuSysroot(for format: ObjectFormat) -> String? {
-        guard !host.runsNatively(format) else { return nil }
+        guard !host.runsNatively(format), !(host.simulated && host.machine == "x86_64") else { return nil }
         return format == .elf64 ? "/usr/x86_64-linux-gnu" : "/usr/i686-linux-gnu"
     }
 }

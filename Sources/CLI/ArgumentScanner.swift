@@ -39,7 +39,7 @@ struct ArgumentScanner {
             return String(argument[..<equals])
         }
         if argument.count > 2, argument.hasPrefix("-"), !argument.hasPrefix("--"),
-            "IDfjo".contains(argument[argument.index(after: argument.startIndex)])
+            "IDfjol".contains(argument[argument.index(after: argument.startIndex)])
         {
             pendingValue = String(argument.dropFirst(2))
             return String(argument.prefix(2))

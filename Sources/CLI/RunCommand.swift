@@ -26,14 +26,7 @@ package struct RunCommand: Sendable {
     }
 
     private func executeThrowing() throws -> Int32 {
-        var source = try SourceFile.load(options.source)
-        if source.settings.includeOnly {
-            throw FileError(path: options.source, problem: "is marked include-only", fix: "run the program that includes it")
-        }
-        options.apply(to: &source.settings)
         let toolchain = context.toolchain
-        let runner = try Runner.resolve(
-            options.runner, format: source.format, toolchain: toolchain, cpu: source.settings.qemuCPU)
         let store = try ArtifactStore(options: options.cacheOptions, environment: context.environment, launcher: context.launcher)
         defer { store.close() }
         // Ctrl-C while nasm or the linker runs (in their own process group, out of the terminal's
@@ -41,26 +34,67 @@ package struct RunCommand: Sendable {
         let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
             if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
         }
-        let built = Result {
-            try store.build(source, dependencies: source.dependencies(), toolchain: toolchain, trace: trace)
-        }
+        let built = Result { try build(try loadProgram(), store: store, toolchain: toolchain) }
         if interrupts.stop() { return ExitCode.interrupted }
-        let artifact = try built.get()
+        let (program, artifact) = try built.get()
         defer { artifact.release() }
+        if !artifact.remarks.isEmpty { context.console.write(artifact.remarks + "\n", to: .error) }
+        let runner = try Runner.resolve(options.runner, format: artifact.format, toolchain: toolchain, cpu: program.settings.qemuCPU)
         if let output = options.output { try ExecutableFile.copy(artifact.executable, to: output) }
         let command = runner.command(
-            executable: artifact.executable, argv0: "./" + source.stem, arguments: options.programArguments)
-        trace?(command)
+            executable: artifact.executable, argv0: "./" + program.name, arguments: options.programArguments)
+        trace?("\(command)")
         var launch = LaunchOptions()
         launch.stdin = .inherit
         launch.stdout = .inherit
         launch.stderr = runner.noiseFilter.map { .forward(to: 2, filter: $0) } ?? .inherit
-        launch.timeout = source.settings.timeout
+        launch.timeout = program.settings.timeout
         launch.newProcessGroup = false
         let result = try TerminalSignals.ignoringInterrupts {
             try context.launcher.run(command, options: launch)
         }
-        return report(result.termination, timeout: source.settings.timeout)
+        return report(result.termination, timeout: program.settings.timeout)
+    }
+
+    /// The files or the folder named, with the command line's settings applied.
+    private func loadProgram() throws -> Program {
+        var program: Program
+        if options.sources.count == 1 && Files.isDirectory(options.source) {
+            program = try Program.load(folder: options.source)
+        } else {
+            for extra in options.sources.dropFirst() where Program.SourceKind(path: extra) == nil {
+                throw UsageError(
+                    "`\(extra)` is not a source (.asm, .c, .o, .a)",
+                    fix: "pass program arguments after `--`: asmrun \(options.source) -- \(extra)")
+            }
+            program = try Program.load(files: options.sources)
+        }
+        if program.settings.includeOnly {
+            throw FileError(path: program.path, problem: "is marked include-only", fix: "run the program that includes it")
+        }
+        options.apply(to: &program.settings)
+        program.resolveDependencies()
+        return program
+    }
+
+    /// Builds `program`; a file of functions whose folder holds a C `main` is built with that
+    /// folder's C files, as the layout of a test driver beside asm functions means.
+    private func build(_ program: Program, store: ArtifactStore, toolchain: Toolchain) throws -> (Program, Artifact) {
+        do {
+            return (program, try store.build(program, toolchain: toolchain, trace: trace))
+        } catch let missing as EntryPointMissing where !program.isFolder && program.cSources.isEmpty {
+            let folder = program.directory
+            let drivers = ProgramFolder.scan(folder).c.compactMap { try? CSourceFile.load($0) }.filter(\.definesMain)
+            guard !drivers.isEmpty else { throw missing }
+            var withDrivers = program
+            try withDrivers.add(ProgramFolder.scan(folder).c)
+            withDrivers.resolveDependencies()
+            let names = withDrivers.cSources.map(\.path).joined(separator: ", ")
+            context.console.write(
+                "asmrun: note: \(program.path) defines no entry point; building it with the C files of its folder: \(names)\n",
+                to: .error)
+            return (withDrivers, try store.build(withDrivers, toolchain: toolchain, trace: trace))
+        }
     }
 
     private func report(_ termination: Termination, timeout: Double?) -> Int32 {
@@ -80,9 +114,9 @@ package struct RunCommand: Sendable {
         }
     }
 
-    private var trace: (@Sendable (Command) -> Void)? {
+    private var trace: (@Sendable (String) -> Void)? {
         guard options.verbose else { return nil }
         let console = context.console
-        return { command in console.write("+ \(command)\n", to: .error) }
+        return { line in console.write("+ \(line)\n", to: .error) }
     }
 }

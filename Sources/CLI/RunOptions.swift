@@ -1,10 +1,14 @@
 import Build
 import Run
 import Source
+import Support
 
-/// The parsed command line of `asmrun [run] FILE.asm [options] [-- ARGS]`.
+/// The parsed command line of `asmrun [run] FILE.asm [MORE...] [options] [-- ARGS]`.
 package struct RunOptions: Sendable, Equatable {
-    package var source = ""
+    /// The program's files (`.asm`, `.c`, `.o`, `.a`), or one folder; the first names it.
+    package var sources: [String] = []
+    /// The first of `sources`: the file or folder the messages are about.
+    package var source: String { sources.first ?? "" }
     /// `-f`: overrides the source's own choice.
     package var format: ObjectFormat?
     /// `--link`: overrides the source's own choice.
@@ -13,6 +17,8 @@ package struct RunOptions: Sendable, Equatable {
     package var includeDirectories: [String] = []
     /// `-D` definitions.
     package var defines: [String] = []
+    /// `-l NAME` and `--link-flags`, for the link step.
+    package var linkFlags: [String] = []
     package var runner = RunnerChoice.auto
     /// `-o`: where to keep the executable.
     package var output: String?
@@ -37,6 +43,10 @@ package struct RunOptions: Sendable, Equatable {
             case "--link": link = try scanner.choice(for: argument, as: LinkMode.self)
             case "-I": includeDirectories.append(try scanner.value(for: argument))
             case "-D": defines.append(try scanner.value(for: argument))
+            case "-l": linkFlags.append("-l" + (try scanner.value(for: argument)))
+            case "--link-flags":
+                let text = try scanner.value(for: argument)
+                do { linkFlags += try ShellWords.split(text) } catch { throw UsageError("--link-flags: \(error)") }
             case "--runner": runner = RunnerChoice(try scanner.value(for: argument))
             case "-o": output = try scanner.value(for: argument)
             case "--timeout": timeout = try scanner.seconds(for: argument)
@@ -48,13 +58,10 @@ package struct RunOptions: Sendable, Equatable {
             default: operands.append(argument)
             }
         }
-        guard let first = operands.first else {
-            throw UsageError("no program given; usage: asmrun FILE.asm [options] [-- ARGS]")
+        guard !operands.isEmpty else {
+            throw UsageError("no program given; usage: asmrun FILE.asm [MORE.asm|.c|.o] [options] [-- ARGS]")
         }
-        guard operands.count == 1 else {
-            throw UsageError("one program at a time (got \(operands.joined(separator: " "))); pass program arguments after `--`")
-        }
-        source = first
+        sources = operands
         programArguments = scanner.passthrough
     }
 
@@ -64,6 +71,7 @@ package struct RunOptions: Sendable, Equatable {
         if let link { settings.link = link }
         settings.includeDirectories += includeDirectories
         settings.defines += defines
+        settings.linkFlags += linkFlags
         if let timeout { settings.timeout = timeout }
     }
 }

@@ -51,6 +51,9 @@ package struct TestCommand: Sendable {
     private func selectPrograms() throws -> TestSuite {
         var suite = TestSuite(paths: options.paths, shard: options.shard)
         for problem in suite.problems { Diagnostics.show(problem, console: context.console) }
+        if options.verbose {
+            for skipped in suite.skipped { context.console.write("note: skipped \(skipped.path): \(skipped.reason)\n", to: .error) }
+        }
         if suite.missingPaths > 0 {
             throw UsageError("\(suite.missingPaths) of the paths given do not exist (named above)", fix: "name existing files or folders")
         }
@@ -137,17 +140,20 @@ package struct TestCommand: Sendable {
         }
     }
 
-    /// The runners for each format present; `native` is dropped, once, where the host cannot run it.
+    /// The runners for each format (the build may find a program is elf32; a format no program
+    /// has yet gets what can be resolved); `native` is dropped, once, where the host cannot run it.
     private func resolveRunners(for programs: [TestProgram], toolchain: Toolchain) throws -> [ObjectFormat: [Runner]] {
-        let present = Set(programs.compactMap { $0.source?.format })
+        let present = Set(programs.compactMap { $0.program?.format })
         var resolved: [ObjectFormat: [Runner]] = [:]
         var noted = false
-        for format in ObjectFormat.allCases where present.contains(format) || format == .elf64 {
+        for format in ObjectFormat.allCases {
             var list: [Runner] = []
             for choice in options.runners {
                 do {
                     let runner = try Runner.resolve(choice, format: format, toolchain: toolchain)
                     if !list.contains(where: { $0.name == runner.name }) { list.append(runner) }
+                } catch  where !present.contains(format) && format != .elf64 {
+                    continue
                 } catch is RunnerUnavailable where choice == .native {
                     if present.contains(format) && !noted {
                         noted = true

@@ -3,16 +3,21 @@ enum Usage {
         asmrun — assemble, link and run x86 NASM programs on any Linux host, and test them.
 
         USAGE
-          asmrun [run] FILE.asm [options] [-- PROGRAM-ARGS...]
+          asmrun [run] FILE.asm [MORE.asm|.c|.o|.a ...] [options] [-- PROGRAM-ARGS...]
+          asmrun [run] FOLDER [options] [-- PROGRAM-ARGS...]
           asmrun test [PATH...] [test options]
           asmrun doctor
           asmrun cache info|clean [--cache-dir DIR]
 
         RUN OPTIONS
-          -f, --format elf64|elf32   object format (default elf64; `bits 32` in the source means elf32)
+          -f, --format elf64|elf32   object format (default elf64; `bits 32`, or int 0x80 without 64-bit
+                                     registers, means elf32)
           -I DIR                     include directory for nasm (repeatable; the source's folder is always one)
           -D NAME[=VALUE]            define a macro for nasm (repeatable)
-          --link auto|ld|cc          auto: ld for `_start`, `cc -no-pie` for `main` (libc programs)
+          --link auto|ld|cc          auto: decided from the objects: ld for `_start`, the C driver for
+                                     `main`, or for `_start` calling libc (-nostartfiles)
+          -l NAME, --link-flags FLAGS
+                                     libraries and flags for the link step (-lm, -static, -pie)
           --runner auto|native|qemu|'CMD ARGS'
                                      auto: native on x86_64, qemu-x86_64 / qemu-i386 elsewhere;
                                      any other value is a prefix command given the executable last
@@ -29,6 +34,7 @@ enum Usage {
 
         SOURCE DIRECTIVES (comment lines in the .asm file)
           ; asmrun: format elf32        ; asmrun: link cc           ; asmrun: define DEBUG=1
+          ; asmrun: with util.asm drv.c ; asmrun: link-flags -lm    ; asmrun: c-flags -O2
           ; asmrun: timeout 5           ; asmrun: qemu-cpu qemu64   ; asmrun: include-only
           ; asmrun: skip qemu REASON    ; asmrun: xfail all REASON  ; asmrun: limit memory 256M
 
@@ -44,6 +50,8 @@ enum Usage {
         EXAMPLES
           asmrun hello.asm                          print Hello, World! on x86_64 or ARM
           asmrun echo.asm -- one two                pass arguments to the program
+          asmrun main.asm triple.asm                two sources, one program
+          asmrun leap                               a folder: asm functions and a C test driver
           asmrun sum32.asm -f elf32 --runner qemu   a 32-bit program under qemu-i386
           asmrun printf.asm --link cc -v            a libc program, showing the tool commands
           asmrun loop.asm --runner 'box64'          run under another emulator

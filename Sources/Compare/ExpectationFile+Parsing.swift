@@ -3,10 +3,15 @@ import Support
 
 extension ExpectationFile {
     /// Parses the text of a `.expect` file; `path` names it in errors.
+    /// Lines end at `\n` bytes (a CRLF file's `\r` is dropped: asmrun writes carriage returns
+    /// only as `\r` escapes) and a UTF-8 byte order mark is skipped.
     package init(parsing text: String, path: String) throws {
         var parser = ExpectationParser(path: path)
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            try parser.take(String(line))
+        var bytes = Array(text.utf8)
+        if bytes.starts(with: [0xef, 0xbb, 0xbf]) { bytes.removeFirst(3) }
+        for var line in bytes.split(separator: 0x0a, omittingEmptySubsequences: false) {
+            if line.last == 0x0d { line = line.dropLast() }
+            try parser.take(String(decoding: line, as: UTF8.self))
         }
         self = try parser.finish()
     }
@@ -25,7 +30,7 @@ extension ExpectationFile {
 
 /// The line-by-line state of parsing one `.expect` file.
 private struct ExpectationParser {
-    private enum Block { case stdin, stdout(String?), stderr(String?) }
+    private enum Block { case stdin, stdout(String?), stderr(String?), input(String), file(String, String?) }
 
     let path: String
     private var file = ExpectationFile()
@@ -83,6 +88,30 @@ private struct ExpectationParser {
 
     private mutating func takeField(_ line: String) throws {
         let (key, runner, value) = try splitField(line)
+        if let name = try fileName(after: "input ", in: key) {
+            guard runner == nil else { throw fail("input files cannot be runner-specific") }
+            if current!.inputs.contains(where: { $0.name == name }) { throw fail("input `\(name)` appears twice") }
+            block = .input(name)
+        } else if let name = try fileName(after: "file ", in: key) {
+            block = .file(name, runner)
+        } else {
+            try takeSimpleField(key, runner: runner, value: value)
+        }
+        if block != nil && !value.isEmpty { throw fail("`\(key):` takes its content on the following `|` lines") }
+    }
+
+    /// `out.txt` from `file out.txt`: a relative path inside the case folder.
+    private func fileName(after prefix: String, in key: String) throws -> String? {
+        guard key.hasPrefix(prefix) else { return nil }
+        let name = key.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard !name.isEmpty, !name.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
+            !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "\\" })
+        else { throw fail("`\(name)` is not a path inside the case folder (like out.txt or data/in.txt)") }
+        return name
+    }
+
+    private mutating func takeSimpleField(_ key: String, runner: String?, value: String) throws {
         switch key {
         case "args":
             guard runner == nil else { throw fail("args cannot be runner-specific") }
@@ -101,9 +130,8 @@ private struct ExpectationParser {
             }
             current!.set(\.status, status, runner: runner)
         default:
-            throw fail("unknown field `\(key)` (args, env, stdin, stdout, stderr, status)")
+            throw fail("unknown field `\(key)` (args, env, stdin, input NAME, stdout, stderr, file NAME, status)")
         }
-        if block != nil && !value.isEmpty { throw fail("`\(key):` takes its content on the following `|` lines") }
     }
 
     private mutating func closeBlock() {
@@ -112,6 +140,13 @@ private struct ExpectationParser {
         case .stdin: current!.stdin = content
         case .stdout(let runner): current!.set(\.stdout, content, runner: runner)
         case .stderr(let runner): current!.set(\.stderr, content, runner: runner)
+        case .input(let name): current!.inputs.append(CaseFile(name: name, content: content))
+        case .file(let name, let runner):
+            if let runner {
+                current!.overrides[runner, default: Expected()].files[name] = content
+            } else {
+                current!.expected.files[name] = content
+            }
         }
         block = nil
         content = TextLines(lines: [])

@@ -17,7 +17,28 @@ extension TestCase {
         recordField(\.stdout, observations, baseline, recordedBefore) { Pattern($0).matches($1) }
         recordField(\.stderr, observations, baseline, recordedBefore) { Pattern($0).matches($1) }
         recordStatus(observations, baseline)
+        recordFiles(observations)
         overrides = overrides.filter { !$0.value.isEmpty }
+    }
+
+    /// The baseline's files become the default (one whose expectation still matches keeps its
+    /// holes) and files it no longer writes are dropped; another runner gets an override for a
+    /// file only where it differs. Nothing changes when files were not collected.
+    private mutating func recordFiles(_ observations: [(runner: String, observation: Observation)]) {
+        guard let baseline = observations.first?.observation.files else { return }
+        let previous = expected.files
+        expected.files = baseline.reduce(into: [:]) { files, file in
+            let kept = previous[file.key].flatMap { Pattern($0).matches(file.value) ? $0 : nil }
+            files[file.key] = kept ?? file.value
+        }
+        for (runner, observation) in observations.dropFirst() {
+            guard let theirs = observation.files else { continue }
+            var differing: [String: TextLines] = [:]
+            for (name, actual) in theirs where !(expected.files[name].map { Pattern($0).matches(actual) } ?? false) {
+                differing[name] = actual
+            }
+            overrides[runner, default: Expected()].files = differing
+        }
     }
 
     private mutating func recordField(

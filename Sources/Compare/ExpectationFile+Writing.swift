@@ -12,6 +12,7 @@ extension ExpectationFile {
             }
             lines += testCase.environment.map { "env: \($0)" }
             if !testCase.stdin.lines.isEmpty { lines += Self.block("stdin", testCase.stdin) }
+            for input in testCase.inputs { lines += Self.block("input \(input.name)", input.content) }
             lines += Self.fields(testCase.expected, runner: nil)
             for runner in testCase.overrides.keys.sorted() {
                 lines += Self.fields(testCase.overrides[runner]!, runner: runner)
@@ -30,6 +31,7 @@ extension ExpectationFile {
         if let stderr = expected.stderr, runner != nil || !stderr.lines.isEmpty {
             lines += block("stderr" + suffix, stderr)
         }
+        for name in expected.files.keys.sorted() { lines += block("file \(name)" + suffix, expected.files[name]!) }
         if let status = expected.status { lines.append("status\(suffix): \(status.summary)") }
         return lines
     }

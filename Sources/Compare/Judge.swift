@@ -13,7 +13,8 @@ package struct Judge: Sendable {
     /// is then only a prefix); `expectedFailure` is the program's xfail reason for the runner.
     package func verdict(
         _ observation: Observation, against testCase: TestCase, runner: String, timeout: Double,
-        outputLimitExceeded outputLimit: Int? = nil, expectedFailure: String? = nil
+        outputLimitExceeded outputLimit: Int? = nil, oversizedFiles: [String] = [], limit: Int = 0,
+        expectedFailure: String? = nil
     ) -> RunnerResult {
         var result = compare(observation, testCase, runner, timeout)
         if let outputLimit {
@@ -21,6 +22,11 @@ package struct Judge: Sendable {
             result.status = .fail
             result.message =
                 "output limit exceeded: more than \(outputLimit) bytes on stdout or stderr (raise it with --output-limit or `; asmrun: limit output`)"
+        } else if !oversizedFiles.isEmpty {
+            result.outputLimitExceeded = true
+            result.status = .fail
+            result.message =
+                "\(oversizedFiles.joined(separator: ", ")) larger than the output limit of \(limit) bytes (raise it with --output-limit or `; asmrun: limit output`)"
         }
         guard let reason = expectedFailure, !recording else { return result }
         switch result.status {
@@ -54,6 +60,20 @@ package struct Judge: Sendable {
         }
         if !Pattern(expected.stderr).matches(observation.stderr) {
             result.diffs.append(("stderr", UnifiedDiff.make(expected: expected.stderr, actual: observation.stderr)))
+        }
+        for name in expected.files.keys.sorted() {
+            let label = "file \(name)"
+            guard let actual = observation.files?[name] else {
+                result.diffs.append((label, "expected the program to write \(name); it did not\n"))
+                continue
+            }
+            if !Pattern(expected.files[name]!).matches(actual) {
+                result.diffs.append((label, UnifiedDiff.make(expected: expected.files[name]!, actual: actual)))
+            }
+        }
+        if recording, let written = observation.files, written.keys.contains(where: { expected.files[$0] == nil }) {
+            result.diffs.append(
+                ("files", "new files to record: \(written.keys.filter { expected.files[$0] == nil }.sorted().joined(separator: ", "))\n"))
         }
         if expected.status != observation.status {
             result.diffs.append(("status", "expected \(expected.status.summary), got \(observation.status.summary)\n"))

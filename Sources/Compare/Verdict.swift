@@ -27,6 +27,9 @@ package struct RunnerResult: Sendable {
     package var diffs: [(stream: String, text: String)] = []
     /// Other multi-line detail (a build error's nasm lines).
     package var detail: String = ""
+    /// What the build printed on success (nasm's and the linker's warnings) and asmrun's notes
+    /// about it: shown with a failure and in the reports.
+    package var buildRemarks: String = ""
     /// What the program did, when it ran.
     package var observation: Observation?
     /// Seconds the program ran.
@@ -50,6 +53,7 @@ package struct RunnerResult: Sendable {
         var parts = [message]
         for diff in diffs { parts.append("\(diff.stream):\n\(diff.text)") }
         if !detail.isEmpty { parts.append(detail) }
+        if !buildRemarks.isEmpty { parts.append(buildRemarks) }
         return parts.filter { !$0.isEmpty }.joined(separator: "\n")
     }
 }

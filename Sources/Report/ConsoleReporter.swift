@@ -94,6 +94,7 @@ package final class ConsoleReporter: Sendable {
             }
             // Tool output (nasm's `file:line: error:`) stays unindented for problem matchers.
             if !result.detail.isEmpty { text += result.detail + "\n" }
+            if !result.buildRemarks.isEmpty { text += result.buildRemarks + "\n" }
             return text
         }
     }

@@ -25,6 +25,7 @@ package enum JSONReport {
         var exit: String?
         var diffs: [String: String]
         var detail: String?
+        var buildOutput: String?
         var divergence: String?
         var stdout: String?
         var stderr: String?
@@ -43,7 +44,8 @@ package enum JSONReport {
                     status: result.status, message: result.message, durationSeconds: result.duration,
                     buildSeconds: report.buildDuration, exit: result.observation?.status.summary,
                     diffs: Dictionary(result.diffs.map { ($0.stream, $0.text) }, uniquingKeysWith: { $1 }),
-                    detail: result.detail.isEmpty ? nil : result.detail, divergence: report.divergence,
+                    detail: result.detail.isEmpty ? nil : result.detail,
+                    buildOutput: result.buildRemarks.isEmpty ? nil : result.buildRemarks, divergence: report.divergence,
                     stdout: result.observation.map { excerpt($0.stdout) },
                     stderr: result.observation.map { excerpt($0.stderr) })
             }

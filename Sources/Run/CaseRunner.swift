@@ -3,11 +3,17 @@ import Sandbox
 import Support
 
 /// What a case gives the program, as plain values.
-package struct CaseInput: Sendable, Equatable {
+package struct CaseInput: Sendable {
     package var arguments: [String]
     /// `NAME=VALUE` assignments, in order, on top of the fixed case environment.
     package var environment: [String]
     package var stdin: [UInt8]
+    /// A folder whose files every case of the program gets in its working directory.
+    package var fileFolder: String?
+    /// Files written into the working directory before the program runs, by relative path.
+    package var files: [(name: String, bytes: [UInt8])] = []
+    /// Collect the files the program creates or changes.
+    package var collectsFiles = false
 
     package init(arguments: [String] = [], environment: [String] = [], stdin: [UInt8] = []) {
         self.arguments = arguments
@@ -37,6 +43,10 @@ package struct CaseRun: Sendable {
     package var result: ProcessResult
     /// Processes the case left running that asmrun had to end.
     package var leftovers: Int
+    /// Files the program created or changed in its folder, by relative path, when collected.
+    package var files: [String: [UInt8]]?
+    /// Files longer than the output limit (kept cut to it).
+    package var oversizedFiles: [String] = []
 }
 
 /// Runs one case of a built program under one runner in a fresh folder of its own, with a fixed
@@ -66,6 +76,7 @@ package struct CaseRunner: Sendable {
     package func run(_ input: CaseInput, executable: String, stem: String, runner: Runner, limits: CaseLimits) throws -> CaseRun {
         let workspace = try TemporaryDirectory(prefix: "case", environment: ["TMPDIR": scratch])
         defer { workspace.remove() }
+        let inputs = try CaseFiles.place(folder: input.fileFolder, files: input.files, in: workspace.path)
         var programPath = executable
         if case .custom = runner.kind {
             // A prefix runner sees `./name` relative to the case folder, so argv[0] is stable.
@@ -92,7 +103,13 @@ package struct CaseRunner: Sendable {
         let leftovers = scope.map { containment?.endCase($0) ?? 0 } ?? 0
         var result = try launched.get()
         if let filter = runner.noiseFilter { result.stderr = filter.apply(to: result.stderr) }
-        return CaseRun(result: result, leftovers: leftovers)
+        var run = CaseRun(result: result, leftovers: leftovers)
+        if input.collectsFiles {
+            let skip: Set<String> = programPath == executable ? [] : [stem]
+            (run.files, run.oversizedFiles) = CaseFiles.collect(
+                in: workspace.path, inputs: inputs, skip: skip, limit: limits.outputLimit)
+        }
+        return run
     }
 
     /// The fixed case environment, so output does not depend on who runs the suite or where.

@@ -3,8 +3,9 @@ import Support
 extension ProgramSettings {
     /// The directives a source file may carry after `; asmrun:`, for error messages and help.
     package static let directiveSummary = """
-        format elf64|elf32, link auto|ld|cc, define NAME[=VALUE], include DIR, timeout SECONDS, \
-        skip RUNNER|all [REASON], xfail RUNNER|all [REASON], qemu-cpu MODEL, include-only, \
+        format elf64|elf32, link auto|ld|cc, with FILE..., link-flags FLAGS, c-flags FLAGS, \
+        define NAME[=VALUE], include DIR, timeout SECONDS, skip RUNNER|all [REASON], \
+        xfail RUNNER|all [REASON], qemu-cpu MODEL, include-only, \
         limit memory|file-size|cpu|processes|open-files|output VALUE
         """
 
@@ -34,6 +35,15 @@ extension ProgramSettings {
                 throw invalid(location, "unknown link mode `\(value)` (use auto, ld or cc)")
             }
             link = parsed
+        case "with":
+            guard !arguments.isEmpty else { throw invalid(location, "`with` needs the program's other files (util.asm driver.c)") }
+            sources += try shellWords(of: arguments, location)
+        case "link-flags":
+            guard !arguments.isEmpty else { throw invalid(location, "`link-flags` needs flags such as -lm") }
+            linkFlags += try shellWords(of: arguments, location)
+        case "c-flags":
+            guard !arguments.isEmpty else { throw invalid(location, "`c-flags` needs flags such as -O2") }
+            cFlags += try shellWords(of: arguments, location)
         case "define": defines.append(try argument("NAME[=VALUE]"))
         case "include": includeDirectories.append(try argument("a directory"))
         case "timeout":
@@ -50,6 +60,15 @@ extension ProgramSettings {
         case "limit": try applyLimit(arguments, at: location)
         default:
             throw invalid(location, "unknown asmrun directive `\(key)` (known: \(Self.directiveSummary))")
+        }
+    }
+
+    /// The words of a directive's arguments, with shell quoting (`with "my file.asm"`).
+    private func shellWords(of arguments: [String], _ location: FileLocation) throws -> [String] {
+        do {
+            return try ShellWords.split(arguments.joined(separator: " "))
+        } catch {
+            throw invalid(location, "\(error)")
         }
     }
 

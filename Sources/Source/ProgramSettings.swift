@@ -41,6 +41,13 @@ package struct ProgramSettings: Sendable, Equatable {
     package var limits = ResourceLimits()
     /// Bytes kept per output stream, replacing `--output-limit`.
     package var outputLimit: Int?
+    /// Other files of the program (`.asm`, `.c`, `.o`, `.a`), from `; asmrun: with`, relative to
+    /// the source's folder once the source is read.
+    package var sources: [String] = []
+    /// Flags and libraries for the link step (`-lm`, `-static`, `-pie`).
+    package var linkFlags: [String] = []
+    /// Flags for compiling the program's C files (`-O2`, `-Wall`).
+    package var cFlags: [String] = []
 
     package init() {}
 

@@ -13,11 +13,12 @@ extension SourceFile {
     /// folder (asmrun always passes it with `-I`), then every include directory.
     package var searchDirectories: [String] { [directory] + settings.includeDirectories }
 
-    /// Every file the program pulls in, recursively, resolved the way nasm does (its working
-    /// directory, then each search directory); each file is read once, scanned with the same
+    /// Every file the source pulls in, recursively, resolved the way nasm does (its working
+    /// directory, then each of `directories`); each file is read once, scanned with the same
     /// scanner as sources and hashed. nasm 2.16's own `-MD` omits includes, and `-M` would cost a
     /// process per program.
-    package func dependencies() -> [Dependency] {
+    package func dependencies(searching directories: [String]? = nil) -> [Dependency] {
+        let directories = directories ?? searchDirectories
         var found: [Dependency] = []
         var visited: Set<String> = [path]
         var queue = includes
@@ -25,8 +26,9 @@ extension SourceFile {
         while next < queue.count && found.count < 1000 {
             let name = queue[next]
             next += 1
-            guard let resolved = resolve(name), let bytes = try? Files.read(resolved) else {
-                found.append(Dependency(name: name, path: resolve(name), digest: nil))
+            let resolved = resolve(name, directories)
+            guard let resolved, let bytes = try? Files.read(resolved) else {
+                found.append(Dependency(name: name, path: resolved, digest: nil))
                 continue
             }
             found.append(Dependency(name: name, path: resolved, digest: SHA256.hex(bytes)))
@@ -36,11 +38,11 @@ extension SourceFile {
         return found
     }
 
-    private func resolve(_ name: String) -> String? {
+    private func resolve(_ name: String, _ directories: [String]) -> String? {
         if name.hasPrefix("/") { return Files.isRegularFile(name) ? name : nil }
         let candidates =
             [name]
-            + searchDirectories.map { directory in
+            + directories.map { directory in
                 directory.hasSuffix("/") ? directory + name : directory + "/" + name
             }
         return candidates.first(where: Files.isRegularFile)

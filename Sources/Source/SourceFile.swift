@@ -17,6 +17,10 @@ package struct SourceFile: Sendable, Equatable {
     package let definesMain: Bool
     /// Names given to `%include` and `incbin`, as written.
     package let includes: [String]
+    /// Uses `int 0x80`, the 32-bit system call interface.
+    package let usesInt80: Bool
+    /// Uses `syscall` or names a 64-bit register: it is not 32-bit code.
+    package let uses64BitCode: Bool
 
     /// The directory holding the file (`.` for a bare name).
     package var directory: String {
@@ -28,9 +32,28 @@ package struct SourceFile: Sendable, Equatable {
         ((path as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
-    /// The object format to use, from the directive or the source's `bits`.
+    /// The object format to use: the directive or `-f`, else `bits 32`, else 32-bit when the
+    /// code calls `int 0x80` and names no 64-bit register (tutorial code that never says
+    /// `bits 32` assembles as elf64 and then crashes under qemu-x86_64, which has no 32-bit
+    /// system calls for 64-bit programs).
     package var format: ObjectFormat {
-        settings.format ?? (declaresBits32 ? .elf32 : .elf64)
+        settings.format ?? (declaresBits32 || looksLike32BitCode ? .elf32 : .elf64)
+    }
+
+    /// `int 0x80` without any 64-bit register or `syscall`.
+    package var looksLike32BitCode: Bool { usesInt80 && !uses64BitCode }
+
+    /// What the user should hear about the format asmrun chose or the code's system calls, once.
+    package var formatRemark: String? {
+        if settings.format == nil && !declaresBits32 && looksLike32BitCode {
+            return "\(path): built as 32-bit code (elf32): it uses `int 0x80` and no 64-bit register; "
+                + "say `bits 32` or `; asmrun: format elf32` to make it explicit"
+        }
+        if format == .elf64 && usesInt80 {
+            return "\(path): warning: 64-bit code that calls `int 0x80` gets the 32-bit system calls, which take "
+                + "only 32-bit pointers; it works on an x86_64 kernel but crashes under qemu-x86_64; use `syscall`"
+        }
+        return nil
     }
 
     /// The link mode to use once `auto` is decided.
@@ -77,13 +100,15 @@ package struct SourceFile: Sendable, Equatable {
             try settings.apply(directive.text, at: FileLocation(path, line: directive.line))
         }
         let folder = (path as NSString).deletingLastPathComponent
-        settings.includeDirectories = settings.includeDirectories.map { directory in
-            directory.hasPrefix("/") || folder.isEmpty ? directory : folder + "/" + directory
-        }
+        let relative = { (name: String) in name.hasPrefix("/") || folder.isEmpty ? name : folder + "/" + name }
+        settings.includeDirectories = settings.includeDirectories.map(relative)
+        settings.sources = settings.sources.map(relative)
         self.settings = settings
         declaresBits32 = scan.declaresBits32
         definesStart = scan.definesStart
         definesMain = scan.definesMain
         includes = scan.includes
+        usesInt80 = scan.usesInt80
+        uses64BitCode = scan.usesSyscall || scan.names64BitRegister
     }
 }

@@ -1,7 +1,9 @@
 /// One pass over assembly text, byte by byte, that finds what asmrun needs before nasm runs:
-/// `; asmrun:` directives, `bits 32`, the entry symbols and the files pulled in with `%include`
-/// and `incbin`. Comments and quoted strings are recognised the way nasm reads them (`;` starts a
-/// comment outside '…', "…" and `…`), lines may end in CRLF, keywords are matched in any case.
+/// `; asmrun:` directives, `bits 32`, the entry symbols, the files pulled in with `%include`
+/// and `incbin`, and the marks of 32-bit code (`int 0x80` without any 64-bit register or
+/// `syscall`). Comments and quoted strings are recognised the way nasm reads them (`;` starts a
+/// comment outside '…', "…" and `…`), lines may end in CRLF, a UTF-8 byte order mark is
+/// skipped, keywords are matched in any case.
 struct SourceScan {
     /// Directive text after `asmrun:`, with its 1-based line number.
     var directives: [(line: Int, text: String)] = []
@@ -10,10 +12,16 @@ struct SourceScan {
     var definesMain = false
     /// Names given to `%include` and `incbin`, in order.
     var includes: [String] = []
+    /// `int 0x80` (or `int 80h`): the 32-bit system call interface.
+    var usesInt80 = false
+    /// The `syscall` instruction: the 64-bit system call interface.
+    var usesSyscall = false
+    /// A 64-bit register (`rax` … `r15`, `rip`) appears in the code.
+    var names64BitRegister = false
 
     init(_ bytes: [UInt8], includesOnly: Bool = false) {
         bytes.withUnsafeBufferPointer { text in
-            var lineStart = 0
+            var lineStart = text.starts(with: [0xef, 0xbb, 0xbf]) ? 3 : 0
             var number = 0
             while lineStart <= text.count {
                 var lineEnd = lineStart
@@ -62,6 +70,42 @@ struct SourceScan {
         }
         if lower.starts(with: "_start:".utf8) { definesStart = true }
         if lower.starts(with: "main:".utf8) { definesMain = true }
+        scanInstructions(lower)
+    }
+
+    /// The system call interface and register width the code uses.
+    private mutating func scanInstructions(_ lower: [UInt8]) {
+        let tokens = lower.split { !Self.isWordByte($0) }
+        for (index, token) in tokens.enumerated() {
+            if token.elementsEqual("syscall".utf8) { usesSyscall = true }
+            if token.elementsEqual("int".utf8), index + 1 < tokens.count, Self.interrupt80.contains(Array(tokens[index + 1])) {
+                usesInt80 = true
+            }
+            if !names64BitRegister, Self.is64BitRegister(token) { names64BitRegister = true }
+        }
+    }
+
+    private static let interrupt80: Set<[UInt8]> = [Array("0x80".utf8), Array("80h".utf8), Array("0h80".utf8), Array("128".utf8)]
+    private static let registers64: Set<[UInt8]> = Set(
+        ["rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "rip"].map { Array($0.utf8) })
+
+    /// `rax` … `rsp`, `rip`, and `r8` … `r15` with their `d`/`w`/`b` forms.
+    private static func is64BitRegister(_ token: ArraySlice<UInt8>) -> Bool {
+        if registers64.contains(Array(token)) { return true }
+        guard token.first == UInt8(ascii: "r"), token.count >= 2 else { return false }
+        var digits = token.dropFirst()
+        if let last = digits.last, last == UInt8(ascii: "d") || last == UInt8(ascii: "w") || last == UInt8(ascii: "b") {
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.count <= 2, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let number = Int(String(decoding: digits, as: UTF8.self))
+        else { return false }
+        return (8...15).contains(number)
+    }
+
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "$") || byte == UInt8(ascii: "@")
     }
 
     /// The text after `; asmrun:` (any number of `;`, blanks allowed), or `nil`.

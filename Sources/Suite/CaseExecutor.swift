@@ -1,3 +1,4 @@
+import Build
 import Compare
 import Run
 import Source
@@ -10,31 +11,37 @@ struct CaseExecutor: Sendable {
     let judge: Judge
     let configuration: SuiteConfiguration
 
-    func run(_ testCase: TestCase, of program: TestProgram, source: SourceFile, executable: String, runner: Runner) -> RunnerResult {
-        let runner = runner.withCPU(source.settings.qemuCPU)
+    func run(_ testCase: TestCase, of test: TestProgram, program: Program, artifact: Artifact, runner: Runner) -> RunnerResult {
+        let runner = runner.withCPU(program.settings.qemuCPU)
         let limits = CaseLimits(
-            timeout: source.settings.timeout ?? configuration.timeout,
-            outputLimit: source.settings.outputLimit ?? configuration.outputLimit, resources: source.settings.limits)
-        let input = CaseInput(arguments: testCase.arguments, environment: testCase.environment, stdin: testCase.stdin.bytes)
+            timeout: program.settings.timeout ?? configuration.timeout,
+            outputLimit: program.settings.outputLimit ?? configuration.outputLimit, resources: program.settings.limits)
+        var input = CaseInput(arguments: testCase.arguments, environment: testCase.environment, stdin: testCase.stdin.bytes)
+        input.fileFolder = test.fileFolder
+        input.files = testCase.inputs.map { ($0.name, $0.content.bytes) }
+        input.collectsFiles = testCase.listsFiles || configuration.recording
         let run: CaseRun
         do {
-            run = try self.runner.run(input, executable: executable, stem: source.stem, runner: runner, limits: limits)
+            run = try self.runner.run(input, executable: artifact.executable, stem: program.name, runner: runner, limits: limits)
         } catch {
             return RunnerResult(runner: runner.name, status: .error, message: "\(error)")
         }
         let result = run.result
-        let observation = Observation(stdout: TextLines(result.stdout), stderr: TextLines(result.stderr), status: result.termination)
+        let observation = Observation(
+            stdout: TextLines(result.stdout), stderr: TextLines(result.stderr), status: result.termination,
+            files: run.files?.mapValues(TextLines.init))
         var verdict = judge.verdict(
             observation, against: testCase, runner: runner.name, timeout: limits.timeout,
-            outputLimitExceeded: result.outputLimitExceeded ? limits.outputLimit : nil,
-            expectedFailure: source.settings.expectedFailure(for: runner.name))
+            outputLimitExceeded: result.outputLimitExceeded ? limits.outputLimit : nil, oversizedFiles: run.oversizedFiles,
+            limit: limits.outputLimit, expectedFailure: program.settings.expectedFailure(for: runner.name))
         if run.leftovers > 0 {
             verdict.detail = "asmrun ended \(run.leftovers) process\(run.leftovers == 1 ? "" : "es") the program left running"
             if verdict.message.isEmpty { verdict.message = verdict.detail }
         }
         verdict.observation = observation
         verdict.duration = result.duration
-        verdict.location = FileLocation(program.path, line: 1)
+        verdict.buildRemarks = artifact.remarks
+        verdict.location = FileLocation(test.path, line: 1)
         return verdict
     }
 }

@@ -1,20 +1,37 @@
 import Foundation
 import Glibc
+import Source
 import Support
 
-/// Finds the `.asm` files under the paths given to `asmrun test`: folders recursively (symlinks
-/// followed once, loops reported), files as named, in a stable sorted order.
+/// Finds the programs under the paths given to `asmrun test`, in a stable sorted order:
+/// `.asm` and `.nasm` files (in any case) one program each, and folders that are one program
+/// (asm functions with a C `main`, or a folder holding `FOLDER.expect`). Folders are searched
+/// recursively, symlinks followed once, loops reported; files that look like assembly but are
+/// not taken are listed as skipped.
 struct Discovery {
-    /// The sources found and the problems met, each naming its path.
+    /// Where a program is.
+    enum Location: Equatable {
+        case file(String)
+        case folder(String)
+
+        var path: String {
+            switch self {
+            case .file(let path), .folder(let path): path
+            }
+        }
+    }
+
+    /// The programs found and the problems met, each naming its path.
     struct Found {
-        var sources: [String] = []
+        var programs: [Location] = []
+        var skipped: [(path: String, reason: String)] = []
         var problems: [FileError] = []
         var missing = 0
     }
 
     static func find(_ paths: [String]) -> Found {
         var found = Found()
-        var seenFiles = Set<String>()
+        var visited = Set<[UInt64]>()
         for path in paths {
             var info = stat()
             guard stat(path, &info) == 0 else {
@@ -24,13 +41,14 @@ struct Discovery {
                 continue
             }
             if (info.st_mode & S_IFMT) == S_IFDIR {
-                var visited = Set<[UInt64]>()
                 walk(path, &found, &visited)
             } else {
-                found.sources.append(path)
+                // Kept whatever it is, so that loading it names the problem.
+                found.programs.append(.file(path))
             }
         }
-        found.sources = found.sources.filter { seenFiles.insert(standardize($0)).inserted }
+        var seen = Set<String>()
+        found.programs = found.programs.filter { seen.insert(ProgramFolder.standardize($0.path)).inserted }
         return found
     }
 
@@ -49,40 +67,58 @@ struct Discovery {
             found.problems.append(FileError(path: directory, problem: "cannot be read", fix: "check its permissions"))
             return
         }
+        let join = { (name: String) in directory == "." ? name : (directory.hasSuffix("/") ? directory + name : directory + "/" + name) }
+        if isProgramFolder(directory, names: names, join: join) {
+            found.programs.append(.folder(directory))
+            return
+        }
         for name in names where !name.hasPrefix(".") {
-            let path = directory == "." ? name : (directory.hasSuffix("/") ? directory + name : directory + "/" + name)
+            let path = join(name)
             var entry = stat()
             guard stat(path, &entry) == 0 else {
-                if errno == ELOOP || name.hasSuffix(".asm") {
+                if errno == ELOOP || isProgramFile(name) {
                     found.problems.append(
                         FileError(path: path, problem: errno == ELOOP ? "is a symlink loop" : "is a broken link", fix: "remove the link"))
                 }
                 continue
             }
             if (entry.st_mode & S_IFMT) == S_IFDIR {
-                walk(path, &found, &visited)
-            } else if name.hasSuffix(".asm") {
-                // Kept even when not a regular file, so that SourceFile names the problem.
-                found.sources.append(path)
+                if !name.hasSuffix(".files") { walk(path, &found, &visited) }
+            } else if isProgramFile(name) {
+                found.programs.append(.file(path))
+            } else if let reason = skipReason(name) {
+                found.skipped.append((path, reason))
             }
         }
     }
 
-    private static let workingDirectory = Files.currentDirectory
+    /// `.asm` and `.nasm`, in any case.
+    static func isProgramFile(_ name: String) -> Bool {
+        let suffix = (name as NSString).pathExtension.lowercased()
+        return suffix == "asm" || suffix == "nasm"
+    }
 
-    /// An absolute path with `.`, `..` and repeated slashes resolved lexically: a cheap key that
-    /// names a file the same way however it was reached (no readlink per component).
-    static func standardize(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : workingDirectory + "/" + path
-        var parts: [Substring] = []
-        for part in absolute.split(separator: "/") {
-            if part == "." { continue }
-            if part == ".." {
-                _ = parts.popLast()
-            } else {
-                parts.append(part)
-            }
+    /// Why a file that looks like a source is not a program on its own.
+    private static func skipReason(_ name: String) -> String? {
+        switch (name as NSString).pathExtension.lowercased() {
+        case "s": "a .s file may be GNU as: name it, or list it with `; asmrun: with`"
+        case "inc", "mac": "an include file"
+        case "c": "a C file without `main`, outside a program folder: list it with `; asmrun: with`"
+        default: nil
         }
-        return "/" + parts.joined(separator: "/")
+    }
+
+    /// A folder that is one program: a C file with `main` beside assembly sources, or
+    /// `FOLDER.expect` in it without a `FOLDER.asm`.
+    private static func isProgramFolder(_ directory: String, names: [String], join: (String) -> String) -> Bool {
+        let base = ((directory as NSString).standardizingPath as NSString).lastPathComponent
+        if names.contains(base + ".expect")
+            && !names.contains(where: { isProgramFile($0) && ($0 as NSString).deletingPathExtension == base })
+        {
+            return true
+        }
+        let drivers = names.filter { ($0 as NSString).pathExtension.lowercased() == "c" }
+        guard drivers.contains(where: { (try? CSourceFile.load(join($0)))?.definesMain == true }) else { return false }
+        return !ProgramFolder.scan(directory).assembly.isEmpty
     }
 }

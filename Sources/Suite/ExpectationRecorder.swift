@@ -7,7 +7,7 @@ struct ExpectationRecorder: Sendable {
     /// Records `results` (one list per case, runner order) and returns the path when the file
     /// changed; a file that cannot be written is reported through the thrown error.
     func record(_ program: TestProgram, _ results: [(testCase: TestCase, results: [RunnerResult])]) throws -> String? {
-        guard program.problem == nil, let source = program.source else { return nil }
+        guard program.problem == nil, let source = program.program else { return nil }
         var file = program.expectations
         for (testCase, results) in results where !results.contains(where: { $0.status == .error }) {
             let observations = results.compactMap { result -> (runner: String, observation: Observation)? in
@@ -18,9 +18,8 @@ struct ExpectationRecorder: Sendable {
             }
             if !observations.isEmpty { file.record(caseNamed: testCase.name, observations: observations) }
         }
-        let text = file.serialized()
-        let existing = (try? Files.read(program.expectationPath)).map { String(decoding: $0, as: UTF8.self) }
-        guard text != existing else { return nil }
+        // Unchanged content is never rewritten, whatever its layout (CRLF, spacing, comments).
+        guard file != program.expectations || !Files.exists(program.expectationPath) else { return nil }
         try file.save(to: program.expectationPath)
         return program.expectationPath
     }

@@ -1,7 +1,6 @@
 import Build
 import Compare
 import Run
-import Sandbox
 import Source
 import Support
 import Synchronization
@@ -100,20 +99,20 @@ package final class SuiteRunner: Sendable {
     }
 
     private func buildAndSchedule(_ index: Int, _ pool: WorkPool) {
-        let program = programs[index]
+        let test = programs[index]
         guard !isCancelled else { return }
-        guard let source = program.source, program.problem == nil else {
-            failAll(index, RunnerResult(runner: "", status: .error, message: program.problem ?? "cannot be loaded"))
+        guard let program = test.program, test.problem == nil else {
+            failAll(index, RunnerResult(runner: "", status: .error, message: test.problem ?? "cannot be loaded"))
             return
         }
         let start = monotonicSeconds()
         let artifact: Artifact
         do {
-            artifact = try store.build(source, dependencies: program.dependencies, toolchain: toolchain, trace: trace)
+            artifact = try store.build(program, toolchain: toolchain, trace: trace)
         } catch let failure as BuildFailure {
             var result = RunnerResult(runner: "", status: .error, message: failure.problem)
             result.detail = failure.rendered
-            result.location = failure.errorLocation ?? FileLocation(program.path, line: 1)
+            result.location = failure.errorLocation ?? FileLocation(test.path, line: 1)
             failAll(index, result)
             return
         } catch {
@@ -121,13 +120,17 @@ package final class SuiteRunner: Sendable {
             return
         }
         let buildDuration = monotonicSeconds() - start
-        schedule(index, source, artifact, buildDuration, pool)
+        schedule(index, program, artifact, buildDuration, pool)
     }
 
     /// Queues every case and runner of a built program ahead of further builds.
-    private func schedule(_ index: Int, _ source: SourceFile, _ artifact: Artifact, _ buildDuration: Double, _ pool: WorkPool) {
-        let program = programs[index]
-        let list = runners[program.format] ?? []
+    private func schedule(_ index: Int, _ program: Program, _ artifact: Artifact, _ buildDuration: Double, _ pool: WorkPool) {
+        let test = programs[index]
+        // The build may have found the program is elf32; its runners are then elf32's.
+        var list = runners[artifact.format] ?? []
+        if list.count != runners[test.format]?.count {
+            list = runners[test.format] ?? []
+        }
         let lease = ArtifactLease(artifact, uses: slotRanges[index].count * list.count)
         for slot in slotRanges[index] {
             let testCase = state.withLock { state in
@@ -135,7 +138,7 @@ package final class SuiteRunner: Sendable {
                 return state.slots[slot].testCase
             }
             for (runnerIndex, runner) in list.enumerated() {
-                if let reason = source.settings.skipReason(for: runner.name) {
+                if let reason = program.settings.skipReason(for: runner.name) {
                     complete(slot, runnerIndex, RunnerResult(runner: runner.name, status: .skip, message: reason))
                     lease.done()
                     continue
@@ -143,7 +146,7 @@ package final class SuiteRunner: Sendable {
                 pool.submit(urgent: true) { [self] in
                     defer { lease.done() }
                     guard !isCancelled else { return }
-                    let result = executor.run(testCase, of: program, source: source, executable: lease.executable, runner: runner)
+                    let result = executor.run(testCase, of: test, program: program, artifact: artifact, runner: runner)
                     complete(slot, runnerIndex, result)
                 }
             }
@@ -193,14 +196,9 @@ package final class SuiteRunner: Sendable {
         }
     }
 
-    private var trace: (@Sendable (Command) -> Void)? {
+    private var trace: (@Sendable (String) -> Void)? {
         guard configuration.traceCommands else { return nil }
         let note = self.note
-        return { command in note("+ \(command)") }
+        return { line in note("+ \(line)") }
     }
-}
-
-extension TestProgram {
-    /// The object format its runners are chosen by.
-    package var format: ObjectFormat { source?.format ?? .elf64 }
 }

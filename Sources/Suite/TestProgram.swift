@@ -1,18 +1,20 @@
 import Compare
+import Foundation
 import Source
 import Support
 
-/// One program of a suite: its source (read once), the files it includes, its expectations and
-/// the cases to run, or the problem that keeps it from running (reported as an error; the rest
-/// of the suite goes on).
+/// One program of a suite: its sources (read once), its expectations, the files its cases get,
+/// and the cases to run; or the problem that keeps it from running (reported as an error; the
+/// rest of the suite goes on).
 package struct TestProgram: Sendable {
+    /// The file or folder as discovered; case ids start with it.
     package let path: String
-    /// The analysed source, when it could be read.
-    package var source: SourceFile?
-    /// Everything the source includes, resolved and hashed once for the build and for telling
-    /// helper files from programs.
-    package var dependencies: [Dependency] = []
+    /// The program, when it could be read.
+    package var program: Program?
+    /// `NAME.expect` beside `NAME.asm`; `FOLDER/FOLDER.expect` for a folder.
     package let expectationPath: String
+    /// `NAME.files/` beside the expectations: copied into every case's folder, when it exists.
+    package let fileFolder: String?
     /// The parsed expectations (empty when there is no file yet).
     package var expectations = ExpectationFile()
     /// Why the program cannot run, one line naming the file.
@@ -34,26 +36,51 @@ package struct TestProgram: Sendable {
     /// `asm/hello.asm:default`.
     package func id(of caseName: String) -> String { "\(path):\(caseName)" }
 
-    /// Loads the source and its expectations; problems are kept, not thrown.
-    package init(path: String) {
-        self.path = path
-        expectationPath = ExpectationFile.path(for: path)
+    /// Loads a file program; problems are kept, not thrown.
+    package init(path: String) { self.init(Discovery.Location.file(path)) }
+
+    /// Loads the program at `location`, then its expectations.
+    init(_ location: Discovery.Location) {
+        path = location.path
+        let base: String
+        switch location {
+        case .file(let file): base = (file as NSString).deletingPathExtension
+        case .folder(let folder):
+            let name = ((folder as NSString).standardizingPath as NSString).lastPathComponent
+            base = (folder.hasSuffix("/") ? folder : folder + "/") + name
+        }
+        expectationPath = base + ".expect"
+        fileFolder = Files.isDirectory(base + ".files") ? base + ".files" : nil
         do {
-            let source = try SourceFile.load(path)
-            self.source = source
-            dependencies = source.dependencies()
+            switch location {
+            case .file(let file): program = try Program.load(file: file)
+            case .folder(let folder): program = try Program.load(folder: folder)
+            }
             if let file = try ExpectationFile.load(expectationPath) { expectations = file }
         } catch {
             problem = "\(error)"
         }
     }
+
+    /// The object format its runners are chosen by (the build may still find it is elf32).
+    package var format: ObjectFormat { program?.format ?? .elf64 }
+
+    /// Files it takes from other programs' folders: what its sources include or name with `with`.
+    var helperPaths: [String] {
+        guard let program else { return [] }
+        let included = program.dependencies.values.flatMap { $0.compactMap(\.path) }
+        return included + program.files.dropFirst(program.isFolder ? program.files.count : 1)
+    }
 }
 
-/// Picks the programs of a suite: discovery, include-only files, sharding.
+/// Picks the programs of a suite: discovery, helper files, sharding.
 package struct TestSuite: Sendable {
+    /// The programs in report order.
     package var programs: [TestProgram]
     /// Paths that could not even be searched (missing, symlink loops), one line each.
     package var problems: [FileError]
+    /// Files that look like sources but are not programs, with the reason.
+    package var skipped: [(path: String, reason: String)]
     /// How many of the paths given do not exist (a usage error).
     package var missingPaths: Int
 
@@ -62,12 +89,22 @@ package struct TestSuite: Sendable {
         let found = Discovery.find(paths)
         problems = found.problems
         missingPaths = found.missing
-        var loaded = found.sources.map(TestProgram.init(path:))
-        // A file another program includes is a helper, not a program.
-        let included = Set(loaded.flatMap { $0.dependencies.compactMap(\.path) }.map(Discovery.standardize))
+        skipped = found.skipped
+        var loaded = found.programs.map(TestProgram.init)
+        // A file another program includes or names with `with` is a part, not a program.
+        let helpers = Set(loaded.flatMap(\.helperPaths).map(ProgramFolder.standardize))
+        var parts: [(path: String, reason: String)] = []
         loaded.removeAll { program in
-            program.source?.settings.includeOnly == true || included.contains(Discovery.standardize(program.path))
+            let standard = ProgramFolder.standardize(program.path)
+            if program.program?.settings.includeOnly == true {
+                parts.append((program.path, "marked include-only"))
+                return true
+            }
+            guard helpers.contains(standard) else { return false }
+            parts.append((program.path, "part of another program (included, or named with `with`)"))
+            return true
         }
+        skipped += parts
         if let shard {
             loaded = loaded.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
         }

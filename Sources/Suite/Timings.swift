@@ -1,4 +1,5 @@
 import Foundation
+import Source
 import Support
 
 /// How long each program took last time (build plus all its cases), kept in the cache folder so
@@ -20,7 +21,7 @@ struct Timings: Sendable {
     /// Indices of `programs`, slowest known first; programs without history keep their order
     /// ahead of the known fast ones, since a new program may be slow.
     func order(_ programs: [TestProgram]) -> [Int] {
-        let known = programs.map { seconds[Discovery.standardize($0.path)] }
+        let known = programs.map { seconds[ProgramFolder.standardize($0.path)] }
         return programs.indices.sorted { left, right in
             switch (known[left], known[right]) {
             case (nil, nil): return left < right
@@ -33,7 +34,7 @@ struct Timings: Sendable {
 
     /// Records new durations and writes the file atomically; failures only lose the history.
     mutating func save(_ durations: [String: Double]) {
-        for (program, value) in durations { seconds[Discovery.standardize(program)] = value }
+        for (program, value) in durations { seconds[ProgramFolder.standardize(program)] = value }
         guard let path else { return }
         let text = seconds.sorted { $0.key < $1.key }.map { String(format: "%.4f", $0.value) + "\t" + $0.key }
             .joined(separator: "\n")

@@ -7,38 +7,57 @@ import Testing
 @testable import Suite
 @testable import Support
 
-/// The builder's error handling, with a scripted launcher instead of nasm and the linker.
+/// The builder's error handling and hints, with a scripted launcher instead of nasm and the linker.
 @Suite struct BuilderTests {
-    private let plan = BuildPlan(
-        assemble: Command("nasm", ["p.asm"]), link: Command("cc", ["-no-pie"]), objectPath: "/o/p.o",
-        executablePath: "/o/p", format: .elf64, linkMode: .cc)
-
     private func failing(_ tool: String, _ message: String) -> (match: (Command) -> Bool, result: ProcessResult) {
         ({ $0.executable == tool }, ProcessResult(termination: .exited(1), stderr: Array(message.utf8)))
-    }
-
-    private let ok = { (tool: String) -> (match: (Command) -> Bool, result: ProcessResult) in
-        ({ $0.executable == tool }, ProcessResult(termination: .exited(0)))
     }
 
     @Test func pieRelocationErrorGetsAHint() throws {
         let message =
             "/usr/bin/ld: p.o: relocation R_X86_64_32S against `.data' can not be used when making a PIE object; recompile with -fPIE\n"
-        let launcher = ScriptedLauncher([ok("nasm"), failing("cc", message)])
-        let failure = try #require(throws: BuildFailure.self) { try Builder(launcher: launcher).build(plan, source: "p.asm") }
-        #expect(failure.stage == .link)
+        let launcher = ScriptedLauncher([failing("cc", message)])
+        let failure = try #require(throws: BuildFailure.self) {
+            try Builder(launcher: launcher).run(Command("cc", ["-pie"]), stage: .link, source: "p.asm") {
+                BuildFailure.linkHint($0, driver: .cDriver, objects: [])
+            }
+        }
         #expect(failure.rendered.hasPrefix("/usr/bin/ld: p.o: relocation"))
         #expect(failure.rendered.contains("asmrun: p.asm: link failed; absolute addresses cannot go into a PIE: write `default rel`"))
-        #expect(launcher.calls.map(\.executable) == ["nasm", "cc"])
     }
 
-    @Test func assemblyFailureStopsBeforeTheLinker() throws {
-        let launcher = ScriptedLauncher([failing("nasm", "p.asm:3: error: instruction not supported in 64-bit mode\n")])
-        let failure = try #require(throws: BuildFailure.self) { try Builder(launcher: launcher).build(plan, source: "p.asm") }
-        #expect(failure.stage == .assemble)
-        #expect(failure.errorLocation == FileLocation("p.asm", line: 3))
+    @Test func aMissingSymbolNamesWhoNeedsIt() throws {
+        let output = "/usr/bin/ld: /tmp/1-0-main.o: in function `_start':\nmain.asm:(.text+0x5): undefined reference to `triple'\n"
+        let objects = [
+            ("main.asm", ElfSymbols(format: .elf64, defined: ["_start"], undefined: ["triple"])),
+            ("util.asm", ElfSymbols(format: .elf64, defined: ["double"])),
+        ]
+        let hint = try #require(BuildFailure.linkHint(output, driver: .linker, objects: objects))
+        #expect(hint.hasPrefix("`triple` is used by main.asm but no source defines it"))
+        #expect(hint.contains("asmrun main.asm util.asm FILE"))
+    }
+
+    @Test func assemblyFailureSaysWhatNasmSaid() throws {
+        let launcher = ScriptedLauncher([
+            failing("nasm", "p.asm:3: warning: label alone\np.asm:4: error: instruction not supported in 64-bit mode\n")
+        ])
+        let failure = try #require(throws: BuildFailure.self) {
+            try Builder(launcher: launcher).run(Command("nasm"), stage: .assemble, source: "p.asm", hint: BuildFailure.assemblyHint)
+        }
+        #expect(failure.errorLocation == FileLocation("p.asm", line: 4), "the error's line, not the warning's")
         #expect(failure.hint?.contains("format elf32") == true)
-        #expect(launcher.calls.count == 1, "the linker never ran")
+        #expect(failure.rejects64BitCode)
+    }
+
+    @Test func warningsOfASuccessfulStepAreReturned() throws {
+        let launcher = ScriptedLauncher([
+            (
+                { $0.executable == "nasm" },
+                ProcessResult(termination: .exited(0), stderr: Array("p.asm:2: warning: label alone on a line\n".utf8))
+            )
+        ])
+        let printed = try Builder(launcher: launcher).run(Command("nasm"), stage: .assemble, source: "p.asm") { _ in nil }
+        #expect(printed == "p.asm:2: warning: label alone on a line\n")
     }
 }
 

@@ -5,72 +5,18 @@ import Testing
 @testable import CLI
 @testable import Run
 @testable import Sandbox
-@testable import Source
 
 /// The nasm, ld, cc and qemu command lines, built without spawning anything.
 @Suite struct CommandLineTests {
-    private static let toolFolder = NSTemporaryDirectory() + "/asmrun-fake-tools"
-
-    /// A folder of empty executables standing in for the real tools (shared by the suite,
-    /// one subfolder per tool set; removed with the machine's temporary files).
     private func toolchain(host: String, tools: [String]) throws -> Toolchain {
-        let directory = Self.toolFolder + "/" + tools.joined(separator: "+")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        for tool in tools {
-            let path = directory + "/" + tool
-            _ = FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
-        }
-        return Toolchain(host: Host(architecture: host), locator: ExecutableLocator(path: directory))
-    }
-
-    private func source(_ text: String, path: String = "samples/prog.asm") throws -> SourceFile {
-        try SourceFile(path: path, text: text)
-    }
-
-    @Test func plainProgramUsesNasmElf64AndLd() throws {
-        let tools = try toolchain(host: "x86_64", tools: ["nasm", "ld", "cc"])
-        let plan = try BuildPlan(source: try source("global _start\n_start: ret\n"), toolchain: tools, outputDirectory: "/out")
-        let directory = tools.locator.searchPath[0]
-        #expect(plan.assemble == Command(directory + "/nasm", ["-f", "elf64", "-I", "samples/", "-o", "/out/prog.o", "samples/prog.asm"]))
-        #expect(plan.link == Command(directory + "/ld", ["-m", "elf_x86_64", "-z", "noexecstack", "-o", "/out/prog", "/out/prog.o"]))
-    }
-
-    @Test func bits32SelectsElf32AndI386Emulation() throws {
-        let tools = try toolchain(host: "x86_64", tools: ["nasm", "ld"])
-        let plan = try BuildPlan(source: try source("BITS 32\nglobal _start\n_start:\n"), toolchain: tools, outputDirectory: "/o")
-        #expect(plan.format == .elf32)
-        #expect(plan.assemble.arguments.starts(with: ["-f", "elf32"]))
-        #expect(plan.link.arguments.starts(with: ["-m", "elf_i386"]))
-    }
-
-    @Test func mainWithoutStartLinksWithCcNoPie() throws {
-        let tools = try toolchain(host: "x86_64", tools: ["nasm", "ld", "cc"])
-        let plan = try BuildPlan(source: try source("extern printf\nglobal main\nmain: ret\n"), toolchain: tools, outputDirectory: "/o")
-        #expect(plan.linkMode == .cc)
-        #expect(plan.link.executable.hasSuffix("/cc"))
-        #expect(plan.link.arguments == ["-no-pie", "-Wl,-z,noexecstack", "-o", "/o/prog", "/o/prog.o"])
-    }
-
-    @Test func includeDirectoriesAndDefinesReachNasm() throws {
-        let tools = try toolchain(host: "x86_64", tools: ["nasm", "ld"])
-        var program = try source("; asmrun: define LEVEL=2\n; asmrun: include macros\n_start:\n")
-        program.settings.includeDirectories.append("/extra")
-        program.settings.defines.append("DEBUG")
-        let plan = try BuildPlan(source: program, toolchain: tools, outputDirectory: "/o")
-        #expect(
-            plan.assemble.arguments == [
-                "-f", "elf64", "-I", "samples/", "-I", "samples/macros/", "-I", "/extra/", "-DLEVEL=2", "-DDEBUG",
-                "-o", "/o/prog.o", "samples/prog.asm",
-            ])
+        try Fixture.fakeToolchain(host: host, tools: tools)
     }
 
     @Test func armHostPrefersCrossBinutilsThenLld() throws {
         let cross = try toolchain(host: "aarch64", tools: ["nasm", "ld", "x86_64-linux-gnu-ld", "ld.lld"])
         #expect(try cross.linker(for: .elf64).hasSuffix("/x86_64-linux-gnu-ld"))
         let lldOnly = try toolchain(host: "aarch64", tools: ["nasm", "ld", "ld.lld"])
-        let plan = try BuildPlan(source: try source("_start:\n"), toolchain: lldOnly, outputDirectory: "/o")
-        #expect(plan.link.executable.hasSuffix("/ld.lld"))
-        #expect(plan.link.arguments.starts(with: ["-m", "elf_x86_64"]))
+        #expect(try lldOnly.linker(for: .elf64).hasSuffix("/ld.lld"))
     }
 
     @Test func armHostWithoutCrossCompilerNamesThePackages() throws {
@@ -128,12 +74,13 @@ import Testing
         #expect(try RunOptions(parsing: ["x.asm", "--runner", "box64 -v"]).runner == .custom("box64 -v"))
     }
 
-    @Test func runOptionsRejectBadUsage() {
+    @Test func runOptionsRejectBadUsage() throws {
         #expect(throws: UsageError("--format takes one of elf64, elf32, not `elf16`")) {
             try RunOptions(parsing: ["--format", "elf16", "x.asm"])
         }
         #expect(throws: UsageError.self) { try RunOptions(parsing: []) }
-        #expect(throws: UsageError.self) { try RunOptions(parsing: ["a.asm", "b.asm"]) }
+        #expect(try RunOptions(parsing: ["a.asm", "b.asm", "d.c", "-lm"]).sources == ["a.asm", "b.asm", "d.c"])
+        #expect(try RunOptions(parsing: ["a.asm", "-lm", "--link-flags", "-static -pie"]).linkFlags == ["-lm", "-static", "-pie"])
         #expect(throws: UsageError.self) { try RunOptions(parsing: ["a.asm", "--bogus"]) }
         #expect(throws: UsageError.self) { try RunOptions(parsing: ["a.asm", "--timeout", "-1"]) }
     }

@@ -81,25 +81,47 @@ struct RunModeTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["bad.asm"], "no build products beside the source")
     }
 
-    @Test func linkErrorExplainsLibcPrograms() throws {
+    @Test func startCallingLibcLinksLibcAndAMissingSymbolNamesWhoNeedsIt() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
-        try Fixture.write("extern puts\nglobal _start\n_start:\n    call puts\n", to: directory + "/calls_libc.asm")
-        let result = try Fixture.asmrun(["calls_libc.asm"], in: directory)
-        #expect(result.status == .exited(125))
-        #expect(result.stderr.contains("undefined reference to `puts'"))
-        #expect(result.stderr.contains("asmrun: calls_libc.asm: link failed;"))
-        #expect(result.stderr.contains("--link cc"))
+        let program = """
+            extern puts, exit
+            section .data
+            msg: db "hello from puts", 0
+            section .text
+            global _start
+            _start:
+                lea rdi, [rel msg]
+                call puts
+                xor edi, edi
+                call exit
+
+            """
+        try Fixture.write(program, to: directory + "/calls_libc.asm")
+        let result = try Fixture.asmrun(["calls_libc.asm", "-v", "--no-cache"], in: directory)
+        #expect(result.stdout == "hello from puts\n")
+        #expect(result.status == .exited(0))
+        #expect(result.stderr.contains("-no-pie -nostartfiles"), "the C driver links libc, the program keeps its _start")
+        try Fixture.write("extern triple\nglobal _start\n_start:\n    call triple\n", to: directory + "/needs.asm")
+        let missing = try Fixture.asmrun(["needs.asm"], in: directory)
+        #expect(missing.status == .exited(125))
+        #expect(missing.stderr.contains("undefined reference to `triple'"))
+        #expect(missing.stderr.contains("asmrun: needs.asm: link failed; `triple` is used by needs.asm but no source defines it"))
     }
 
     @Test func oneLineErrorsExit125() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
         try Fixture.write("", to: directory + "/empty.asm")
+        try FileManager.default.createDirectory(atPath: directory + "/nothing", withIntermediateDirectories: true)
         let cases: [([String], [String: String], String)] = [
             (["missing.asm"], [:], "asmrun: missing.asm: no such file; check the path\n"),
             (["empty.asm"], [:], "asmrun: empty.asm: is empty; write a program into it\n"),
-            ([".", "--runner", "qemu"], [:], "asmrun: .: is a directory; name a .asm file\n"),
+            (["nothing", "--runner", "qemu"], [:], "asmrun: nothing: holds no .asm source; name a folder with the program's .asm files\n"),
+            (
+                ["empty.asm", "one"], [:],
+                "asmrun: `one` is not a source (.asm, .c, .o, .a); pass program arguments after `--`: asmrun empty.asm -- one\n"
+            ),
             (["x.asm", "--link", "gold"], [:], "asmrun: --link takes one of auto, ld, cc, not `gold`\n"),
             (
                 [corpus + "/hello.asm"], ["PATH": "/nonexistent"],
@@ -213,9 +235,10 @@ struct RunModeTests {
         _ = try Fixture.asmrun([corpus + "/exit_code.asm", "--cache-dir", cache])
         let info = try Fixture.asmrun(["cache", "info", "--cache-dir", cache])
         #expect(info.status == .exited(0))
-        #expect(info.stdout.contains("cache: \(cache)\nentries: 2\n"))
+        // Each program: its object and its executable.
+        #expect(info.stdout.contains("cache: \(cache)\nentries: 4\n"))
         let clean = try Fixture.asmrun(["cache", "clean", "--cache-dir", cache])
-        #expect(clean.stdout == "removed 2 entries from \(cache)\n")
+        #expect(clean.stdout == "removed 4 entries from \(cache)\n")
         #expect(try Fixture.asmrun(["cache", "info", "--cache-dir", cache]).stdout.contains("entries: 0\n"))
         let bad = try Fixture.asmrun(["cache", "shrink"])
         #expect(bad.status == .exited(2))

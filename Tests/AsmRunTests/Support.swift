@@ -54,6 +54,18 @@ enum Fixture {
         }
     }
 
+    /// A toolchain over a folder of empty executables standing in for the real tools (shared by
+    /// the tests, one subfolder per tool set; removed with the machine's temporary files).
+    static func fakeToolchain(host: String, tools: [String]) throws -> Toolchain {
+        let directory = NSTemporaryDirectory() + "/asmrun-fake-tools/" + tools.joined(separator: "+")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for tool in tools {
+            let path = directory + "/" + tool
+            _ = FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        }
+        return Toolchain(host: Host(architecture: host), locator: ExecutableLocator(path: directory))
+    }
+
     /// A fresh directory removed by the caller.
     static func temporaryDirectory() throws -> String {
         try TemporaryDirectory(prefix: "tests").path

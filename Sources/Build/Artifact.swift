@@ -1,0 +1,23 @@
+import Glibc
+import Source
+
+/// A linked executable ready to run: a private copy owned by this asmrun process.
+package struct Artifact: Sendable {
+    package let executable: String
+    /// The format it was built as (a retry can make 64-bit-looking code elf32).
+    package let format: ObjectFormat
+    /// What nasm, the C compiler and the linker printed on success, verbatim (replayed on a
+    /// cache hit): `file:line: warning:` lines.
+    package let warnings: String
+    /// asmrun's own remarks on the build, one line each (`asmrun: x.asm: built as 32-bit …`).
+    package let notes: [String]
+
+    /// Everything worth showing before the program runs, or with a failing case.
+    package var remarks: String {
+        (notes + (warnings.isEmpty ? [] : [warnings.hasSuffix("\n") ? String(warnings.dropLast()) : warnings]))
+            .joined(separator: "\n")
+    }
+
+    /// Removes the private copy.
+    package func release() { unlink(executable) }
+}

@@ -1,0 +1,131 @@
+import Glibc
+import Source
+import Support
+
+extension ArtifactStore {
+    /// The cache key of one compile step: the tool, its flags (with scratch paths neutral), the
+    /// source's bytes and, for assembly, every file it includes; for C, the headers its last
+    /// compile listed, as long as they are unchanged. `nil` when that list is not known.
+    func compileKey(_ step: CompileStep, program: Program) -> String? {
+        var digest = baseDigest(step, program: program)
+        switch step.language {
+        case .assembly:
+            guard let source = program.assembly.first(where: { $0.path == step.source }) else { return nil }
+            for dependency in program.dependencies[source.path] ?? [] {
+                digest.update(field: dependency.name)
+                digest.update(field: dependency.path ?? "<missing>")
+                digest.update(field: dependency.digest ?? "<unreadable>")
+            }
+        case .c:
+            guard let root, let manifest = currentManifest(step, program: program, root: root) else { return nil }
+            digest.update(field: manifest)
+        }
+        return digest.hexDigest()
+    }
+
+    /// Compiles `step` unless its object is cached; returns its full key and what the tool printed.
+    func obtainObject(
+        _ step: CompileStep, key: String?, program: Program, builder: Builder
+    ) throws -> (key: String?, warnings: String) {
+        if let root, let key, let (object, warnings) = CacheEntry(path: root + "/objects/" + key).read(),
+            FileCopy.write(object, to: step.object, mode: 0o644)
+        {
+            builder.trace?("(cached \(key.prefix(12))) \(step.source)")
+            return (key, warnings)
+        }
+        let stage: BuildFailure.Stage = step.language == .assembly ? .assemble : .compile
+        let hint = step.language == .assembly ? BuildFailure.assemblyHint : BuildFailure.compileHint
+        let warnings = try builder.run(step.command, stage: stage, source: step.source, hint: hint)
+        try checkUnchanged(step, program: program)
+        guard let root, let object = try? Files.read(step.object) else { return (nil, warnings) }
+        var fullKey = key
+        if step.language == .c, let manifest = writeManifest(step, program: program, root: root) {
+            var digest = baseDigest(step, program: program)
+            digest.update(field: manifest)
+            fullKey = digest.hexDigest()
+        }
+        if let fullKey { store(object, warnings: warnings, key: fullKey, root: root) }
+        return (fullKey, warnings)
+    }
+
+    /// The tool, its identity, its flags (the scratch paths that change every run neutral) and
+    /// the source's bytes as they were read.
+    private func baseDigest(_ step: CompileStep, program: Program) -> SHA256 {
+        var digest = SHA256()
+        digest.update(field: "asmrun-object-1")
+        digest.update(field: step.language.rawValue)
+        digest.update(field: step.command.executable)
+        digest.update(field: Self.identity(of: step.command.executable))
+        for argument in step.command.arguments {
+            digest.update(field: argument == step.object ? "@object" : argument == step.dependencyFile ? "@deps" : argument)
+        }
+        digest.update(field: SHA256.hex(Self.bytes(of: step, in: program) ?? []))
+        return digest
+    }
+
+    /// The source's bytes as the program read them.
+    private static func bytes(of step: CompileStep, in program: Program) -> [UInt8]? {
+        program.assembly.first { $0.path == step.source }?.bytes ?? program.cSources.first { $0.path == step.source }?.bytes
+    }
+
+    /// A source saved while it was being built: the object is the new text's, the key the old's.
+    private func checkUnchanged(_ step: CompileStep, program: Program) throws {
+        guard let before = Self.bytes(of: step, in: program), (try? Files.read(step.source)) != before else { return }
+        throw FileError(
+            path: step.source, problem: "changed while it was being built", fix: "run asmrun again once it is saved")
+    }
+
+    /// `PATH\tDIGEST` per header of the C file's last compile, when every one is unchanged.
+    private func currentManifest(_ step: CompileStep, program: Program, root: String) -> String? {
+        guard let (payload, _) = CacheEntry(path: root + "/objects/" + manifestKey(step, program)).read() else { return nil }
+        let text = String(decoding: payload, as: UTF8.self)
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            guard parts.count == 2, let bytes = try? Files.read(String(parts[1])), SHA256.hex(bytes) == parts[0] else { return nil }
+        }
+        return text
+    }
+
+    /// Records the headers the compiler listed (`-MMD`), hashed now, for the next run's key.
+    private func writeManifest(_ step: CompileStep, program: Program, root: String) -> String? {
+        guard let file = step.dependencyFile, let bytes = try? Files.read(file) else { return nil }
+        var lines: [String] = []
+        for header in Self.makeDependencies(String(decoding: bytes, as: UTF8.self)) where header != step.source {
+            guard let content = try? Files.read(header) else { return nil }
+            lines.append(SHA256.hex(content) + "\t" + header)
+        }
+        let manifest = lines.sorted().joined(separator: "\n")
+        store(Array(manifest.utf8), warnings: "", key: manifestKey(step, program), root: root)
+        return manifest
+    }
+
+    private func manifestKey(_ step: CompileStep, _ program: Program) -> String {
+        var digest = baseDigest(step, program: program)
+        digest.update(field: "headers")
+        return digest.hexDigest()
+    }
+
+    /// The prerequisites of a make rule (`obj.o: a.c b.h \` …), with `\ ` as an escaped space.
+    static func makeDependencies(_ text: String) -> [String] {
+        let joined = text.replacingOccurrences(of: "\\\n", with: " ")
+        guard let colon = joined.range(of: ": ") ?? joined.range(of: ":\n") else { return [] }
+        var words: [String] = []
+        var current = ""
+        var escaped = false
+        for character in joined[colon.upperBound...] {
+            if escaped {
+                current.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == " " || character == "\n" || character == "\t" {
+                if !current.isEmpty { words.append(current) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+}

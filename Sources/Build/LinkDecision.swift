@@ -1,0 +1,80 @@
+import Sandbox
+import Source
+import Support
+
+/// How the objects become an executable.
+package enum LinkDriver: String, Sendable, Equatable {
+    /// `ld` (or `ld.lld`): no libc; the program starts at its own `_start`.
+    case linker
+    /// The C compiler driver: libc is initialised and calls `main`.
+    case cDriver
+    /// The C compiler driver with `-nostartfiles`: the program's own `_start`, with libc (or C
+    /// files) linked in.
+    case cDriverOwnStart
+}
+
+/// The link step, decided after compiling from what the objects define and need.
+package enum LinkDecision {
+    /// `_start` defined → the linker, or the C driver without start files when the program
+    /// needs libc, C files or libraries; `main` defined → the C driver; neither → an error.
+    package static func decide(
+        _ plan: BuildPlan, objects: [(path: String, symbols: ElfSymbols)], program: Program
+    ) throws -> LinkDriver {
+        let defined = objects.reduce(into: Set<String>()) { $0.formUnion($1.symbols.defined) }
+        switch plan.linkMode {
+        case .ld: return .linker
+        case .cc: return defined.contains("_start") && !defined.contains("main") ? .cDriverOwnStart : .cDriver
+        case .auto: break
+        }
+        if defined.contains("_start") {
+            let needed = objects.reduce(into: Set<String>()) { $0.formUnion($1.symbols.undefined) }.subtracting(defined)
+            let wantsLibraries = plan.linkFlags.contains { $0.hasPrefix("-l") || $0.hasSuffix(".a") || $0.hasSuffix(".so") }
+            let hasC = plan.compiles.contains { $0.language == .c }
+            return needed.isEmpty && !wantsLibraries && !hasC ? .linker : .cDriverOwnStart
+        }
+        if defined.contains("main") { return .cDriver }
+        throw EntryPointMissing(program: program)
+    }
+
+    /// The link command for `driver`.
+    package static func command(
+        _ driver: LinkDriver, _ plan: BuildPlan, objects: [String], toolchain: Toolchain
+    ) throws -> Command {
+        let inputs = objects + plan.prebuilt.map(BuildPlan.operand)
+        if driver == .linker {
+            let emulation = plan.format == .elf64 ? "elf_x86_64" : "elf_i386"
+            return Command(
+                try toolchain.linker(for: plan.format),
+                ["-m", emulation, "-z", "noexecstack", "-o", plan.executable] + inputs + plan.linkFlags)
+        }
+        let bits = plan.format == .elf32 && toolchain.host.runsX86_64 ? ["-m32"] : []
+        let pie = plan.linkFlags.contains("-pie") ? [] : ["-no-pie"]
+        let start = driver == .cDriverOwnStart ? ["-nostartfiles"] : []
+        return Command(
+            try toolchain.compilerDriver(for: plan.format),
+            bits + pie + start + ["-Wl,-z,noexecstack", "-o", plan.executable] + inputs + plan.linkFlags)
+    }
+}
+
+/// No object defines an entry point: a file of functions without its driver.
+package struct EntryPointMissing: AsmRunError, Equatable {
+    package let program: String
+    package let sources: [String]
+
+    init(program: Program) {
+        self.program = program.path
+        sources = program.files
+    }
+
+    package var category: ErrorCategory { .build }
+    package var location: FileLocation? { FileLocation(program) }
+
+    package var problem: String {
+        let which = sources.count == 1 ? "it defines" : "none of \(sources.joined(separator: ", ")) defines"
+        return "no entry point: \(which) `_start` or `main`"
+    }
+
+    package var fix: String? {
+        "a file of functions needs a C driver: add a C file with `main` (asmrun \(program) driver.c, or `; asmrun: with driver.c`), or define `_start`"
+    }
+}

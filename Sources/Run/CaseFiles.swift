@@ -1,0 +1,72 @@
+import Foundation
+import Glibc
+import Support
+
+/// The files around a case: put into its folder before it runs, collected after it ran.
+enum CaseFiles {
+    /// Copies the tree of `folder` (when there is one) into `workspace`, then writes `files`
+    /// (relative paths); returns every input as placed, by relative path.
+    static func place(folder: String?, files: [(name: String, bytes: [UInt8])], in workspace: String) throws -> [String: [UInt8]] {
+        var placed: [String: [UInt8]] = [:]
+        if let folder { try copyTree(folder, to: workspace, relative: "", into: &placed) }
+        for (name, bytes) in files {
+            try write(bytes, to: workspace + "/" + name, name: name)
+            placed[name] = bytes
+        }
+        return placed
+    }
+
+    /// Regular files below `workspace` that are new or differ from `inputs`, leaving out `skip`;
+    /// each at most `limit` bytes (a longer one is cut and named in `oversized`).
+    static func collect(
+        in workspace: String, inputs: [String: [UInt8]], skip: Set<String>, limit: Int
+    ) -> (files: [String: [UInt8]], oversized: [String]) {
+        var files: [String: [UInt8]] = [:]
+        var oversized: [String] = []
+        var pending = [""]
+        while let relative = pending.popLast() {
+            let directory = relative.isEmpty ? workspace : workspace + "/" + relative
+            chmod(directory, 0o700)
+            for name in (try? Files.list(directory)) ?? [] {
+                let path = relative.isEmpty ? name : relative + "/" + name
+                var info = stat()
+                guard lstat(workspace + "/" + path, &info) == 0, !skip.contains(path) else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: pending.append(path)
+                case S_IFREG:
+                    chmod(workspace + "/" + path, 0o600)
+                    guard var bytes = try? Files.read(workspace + "/" + path), bytes != inputs[path] else { continue }
+                    if bytes.count > limit {
+                        bytes.removeLast(bytes.count - limit)
+                        oversized.append(path)
+                    }
+                    files[path] = bytes
+                default: continue
+                }
+            }
+        }
+        return (files, oversized.sorted())
+    }
+
+    private static func copyTree(_ source: String, to target: String, relative: String, into placed: inout [String: [UInt8]]) throws {
+        let directory = relative.isEmpty ? source : source + "/" + relative
+        for name in (try? Files.list(directory)) ?? [] where !name.hasPrefix(".") {
+            let path = relative.isEmpty ? name : relative + "/" + name
+            if Files.isDirectory(source + "/" + path) {
+                try copyTree(source, to: target, relative: path, into: &placed)
+            } else if let bytes = try? Files.read(source + "/" + path) {
+                try write(bytes, to: target + "/" + path, name: path)
+                placed[path] = bytes
+            }
+        }
+    }
+
+    private static func write(_ bytes: [UInt8], to path: String, name: String) throws {
+        let parent = (path as NSString).deletingLastPathComponent
+        guard Files.makeDirectories(parent), FileCopy.write(bytes, to: path, mode: 0o644) else {
+            throw FileError(
+                path: name, problem: "cannot be put into the case folder (\(errorText()))", fix: "check the scratch folder (TMPDIR)",
+                category: .environment)
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Support
+
+extension Program {
+    /// What a file is to a program, by its extension (in any case).
+    package enum SourceKind {
+        case assembly, c, prebuilt
+
+        package init?(path: String) {
+            switch (path as NSString).pathExtension.lowercased() {
+            case "asm", "nasm", "s": self = .assembly
+            case "c": self = .c
+            case "o", "a": self = .prebuilt
+            default: return nil
+            }
+        }
+    }
+
+    /// One `.asm` file and the files its `; asmrun: with` directive names.
+    package static func load(file path: String) throws -> Program {
+        try load(files: [path])
+    }
+
+    /// Files named on the command line; the first assembly source configures the program and
+    /// names it, the files its `with` directive names join them.
+    package static func load(files paths: [String]) throws -> Program {
+        let kinds = try paths.map(kind(of:))
+        guard let first = zip(paths, kinds).first(where: { $0.1 == .assembly })?.0 else {
+            let named = paths.joined(separator: " ")
+            throw FileError(
+                path: paths.first ?? ".", problem: "is not an assembly source",
+                fix: "name the .asm files too (asmrun prog.asm \(named)), or the folder that holds them")
+        }
+        let main = try SourceFile.load(first)
+        var program = Program(
+            path: first, name: ((first as NSString).lastPathComponent as NSString).deletingPathExtension, isFolder: false,
+            assembly: [main])
+        try program.add(paths.filter { $0 != first } + main.settings.sources)
+        return try program.validated()
+    }
+
+    /// A folder as one program: every `.asm`, `.nasm`, `.s` and `.c` file in it and its subfolders
+    /// (hidden ones and `NAME.files` input folders left out), except files the others
+    /// `%include`; the source named like the folder, or else the one that defines an entry
+    /// point, configures it.
+    package static func load(folder: String) throws -> Program {
+        let found = ProgramFolder.scan(folder)
+        var sources = try found.assembly.map(SourceFile.load)
+        let helpers = Set(sources.flatMap { $0.dependencies().compactMap(\.path) }.map(ProgramFolder.standardize))
+        sources.removeAll { $0.settings.includeOnly || helpers.contains(ProgramFolder.standardize($0.path)) }
+        let name = ((folder as NSString).standardizingPath as NSString).lastPathComponent
+        let cSources = try found.c.map(CSourceFile.load)
+        let entries = sources.filter { $0.definesStart || $0.definesMain }
+        guard let main = sources.first(where: { $0.stem == name }) ?? entries.first ?? sources.first else {
+            throw FileError(path: folder, problem: "holds no .asm source", fix: "name a folder with the program's .asm files")
+        }
+        if entries.count > 1 && !cSources.contains(where: \.definesMain) {
+            let names = entries.map { ($0.path as NSString).lastPathComponent }.joined(separator: ", ")
+            throw FileError(
+                path: folder, problem: "holds several programs (\(names) each define an entry point)",
+                fix: "run one of them, or test them all with `asmrun test \(folder)`")
+        }
+        var program = Program(path: folder, name: name, isFolder: true, assembly: [main] + sources.filter { $0.path != main.path })
+        program.cSources = cSources
+        try program.add(main.settings.sources)
+        return try program.validated()
+    }
+
+    /// Adds files (skipping ones it already has).
+    package mutating func add(_ paths: [String]) throws {
+        var known = Set(files.map(ProgramFolder.standardize))
+        for path in paths where known.insert(ProgramFolder.standardize(path)).inserted {
+            switch try Self.kind(of: path) {
+            case .assembly: assembly.append(try SourceFile.load(path))
+            case .c: cSources.append(try CSourceFile.load(path))
+            case .prebuilt:
+                guard Files.isRegularFile(path) else { throw FileError(path: path, problem: "no such file", fix: "check the path") }
+                prebuilt.append(path)
+            }
+        }
+    }
+
+    private func validated() throws -> Program {
+        if let conflict = formatConflict() { throw conflict }
+        var program = self
+        program.resolveDependencies()
+        return program
+    }
+
+    private static func kind(of path: String) throws -> SourceKind {
+        guard let kind = SourceKind(path: path) else {
+            throw FileError(
+                path: path, problem: "is not a file asmrun builds", fix: "name .asm, .nasm, .s, .c, .o or .a files, or a folder")
+        }
+        return kind
+    }
+}
+
+/// The source files below a folder, for a folder program.
+package struct ProgramFolder {
+    package var assembly: [String] = []
+    package var c: [String] = []
+
+    /// Every source below `folder`, sorted, hidden files and `NAME.files` folders left out.
+    package static func scan(_ folder: String) -> ProgramFolder {
+        var found = ProgramFolder()
+        var visited = Set<String>()
+        walk(folder, &found, &visited)
+        return found
+    }
+
+    private static func walk(_ directory: String, _ found: inout ProgramFolder, _ visited: inout Set<String>) {
+        guard visited.insert(standardize(directory)).inserted, let names = try? Files.list(directory) else { return }
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            if Files.isDirectory(path) {
+                if !name.hasSuffix(".files") { walk(path, &found, &visited) }
+                continue
+            }
+            switch Program.SourceKind(path: path) {
+            case .assembly: found.assembly.append(path)
+            case .c: found.c.append(path)
+            case .prebuilt, nil: break
+            }
+        }
+    }
+
+    /// An absolute path with `.`, `..` and repeated slashes resolved lexically: a cheap key that
+    /// names a file the same way however it was reached (no readlink per component).
+    package static func standardize(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : workingDirectory + "/" + path
+        var parts: [Substring] = []
+        for part in absolute.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." {
+                _ = parts.popLast()
+            } else {
+                parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    private static let workingDirectory = Files.currentDirectory
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Support
+
+/// A C file of a program, read once (its bytes are hashed for the cache).
+package struct CSourceFile: Sendable, Equatable {
+    package let path: String
+    package let bytes: [UInt8]
+
+    /// Whether the text defines a `main` function (a test driver, or the program's own main).
+    package var definesMain: Bool {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.split(separator: "\n").contains { line in
+            let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            guard let range = code.range(of: "main") else { return false }
+            let before = code[..<range.lowerBound].last
+            let after = code[range.upperBound...].drop { $0 == " " || $0 == "\t" }.first
+            return after == "(" && (before.map { !($0.isLetter || $0.isNumber || $0 == "_") } ?? true)
+        }
+    }
+
+    package static func load(_ path: String) throws -> CSourceFile {
+        do {
+            return CSourceFile(path: path, bytes: try Files.read(path))
+        } catch {
+            throw FileError(path: path, problem: error.problem, fix: error == .missing ? "check the path" : "check its permissions")
+        }
+    }
+}
+
+/// Everything one program is built from: its assembly sources (the first one's directives
+/// configure the program), C files, and prebuilt objects and archives.
+package struct Program: Sendable {
+    /// The file or folder the user named; reports and expectations are keyed by it.
+    package let path: String
+    /// `hello` for `hello.asm`, the folder's name for a folder: the program sees `./NAME` as argv[0].
+    package let name: String
+    /// A folder given as one program.
+    package let isFolder: Bool
+    /// The assembly sources, the one that configures the program first.
+    package var assembly: [SourceFile]
+    package var cSources: [CSourceFile] = []
+    /// `.o` and `.a` files linked as they are.
+    package var prebuilt: [String] = []
+    /// What each assembly source includes, by its path (see `resolveDependencies`).
+    package var dependencies: [String: [Dependency]] = [:]
+
+    package init(path: String, name: String, isFolder: Bool, assembly: [SourceFile]) {
+        self.path = path
+        self.name = name
+        self.isFolder = isFolder
+        self.assembly = assembly
+    }
+
+    /// The source whose directives configure the whole program.
+    package var main: SourceFile {
+        get { assembly[0] }
+        set { assembly[0] = newValue }
+    }
+
+    package var settings: ProgramSettings {
+        get { main.settings }
+        set { main.settings = newValue }
+    }
+
+    /// The object format of every source: the directive or `-f` when given, else what the
+    /// sources say (they must agree; `load` checks).
+    package var format: ObjectFormat { settings.format ?? main.format }
+
+    /// The files it is built from, in build order.
+    package var files: [String] { assembly.map(\.path) + cSources.map(\.path) + prebuilt }
+
+    /// The folder its relative paths start from: the main source's.
+    package var directory: String { main.directory }
+
+    /// The folders nasm is given with `-I` for `source`: its own folder, the program's include
+    /// directories, and a secondary source's own.
+    package func includeDirectories(for source: SourceFile) -> [String] {
+        var directories = [source.directory] + settings.includeDirectories
+        if source.path != main.path { directories += source.settings.includeDirectories }
+        return directories
+    }
+
+    /// Resolves and hashes every source's includes once, with the settings as they are now
+    /// (after the command line's `-I`); the build's cache keys and helper detection use them.
+    package mutating func resolveDependencies() {
+        dependencies = [:]
+        for source in assembly {
+            dependencies[source.path] = source.dependencies(searching: includeDirectories(for: source))
+        }
+    }
+
+    /// Sources whose detected formats disagree, as an error naming both; `nil` when they agree.
+    func formatConflict() -> FileError? {
+        guard settings.format == nil, let other = assembly.first(where: { $0.format != main.format }) else { return nil }
+        return FileError(
+            path: other.path, problem: "is \(other.format.rawValue) code but \(main.path) is \(main.format.rawValue)",
+            fix: "make them agree (`bits 32` in both, or `; asmrun: format elf32` in \(main.path))")
+    }
+}

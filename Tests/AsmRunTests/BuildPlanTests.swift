@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+@testable import Build
+@testable import Sandbox
+@testable import Source
+
+/// Compile and link command lines and the link decision, without spawning anything.
+@Suite struct BuildPlanTests {
+    private func program(_ text: String, path: String = "samples/prog.asm") throws -> Program {
+        Program(path: path, name: "prog", isFolder: false, assembly: [try SourceFile(path: path, text: text)])
+    }
+
+    private func plan(_ program: Program, host: String = "x86_64", tools: [String] = ["nasm", "ld", "cc"]) throws -> (BuildPlan, Toolchain)
+    {
+        let toolchain = try Fixture.fakeToolchain(host: host, tools: tools)
+        return (try BuildPlan(program: program, toolchain: toolchain, directory: "/out", prefix: "1-"), toolchain)
+    }
+
+    private func symbols(_ defined: Set<String>, needs: Set<String> = []) -> (path: String, symbols: ElfSymbols) {
+        ("o", ElfSymbols(format: .elf64, defined: defined, undefined: needs))
+    }
+
+    @Test func oneCompileStepPerSourceWithItsIncludesAndDefines() throws {
+        var prog = try program("; asmrun: define LEVEL=2\n; asmrun: include macros\nglobal _start\n_start: ret\n")
+        prog.settings.includeDirectories.append("/extra")
+        prog.settings.defines.append("DEBUG")
+        prog.cSources = [CSourceFile(path: "samples/driver.c", bytes: Array("int main(void) { return 0; }\n".utf8))]
+        let (plan, tools) = try plan(prog)
+        let bin = tools.locator.searchPath[0]
+        #expect(
+            plan.compiles[0].command
+                == Command(
+                    bin + "/nasm",
+                    [
+                        "-f", "elf64", "-I", "samples/", "-I", "samples/macros/", "-I", "/extra/", "-DLEVEL=2", "-DDEBUG", "-o",
+                        "/out/1-0-prog.o", "samples/prog.asm",
+                    ]))
+        #expect(
+            plan.compiles[1].command
+                == Command(
+                    bin + "/cc", ["-c", "-MMD", "-MF", "/out/1-c0-driver.o.d", "-o", "/out/1-c0-driver.o", "samples/driver.c"]))
+        #expect(plan.executable == "/out/1-prog")
+    }
+
+    @Test func aSourceNamedLikeAnOptionIsNeverOne() throws {
+        let (plan, _) = try plan(try program("_start:\n", path: "-E.asm"))
+        #expect(plan.compiles[0].command.arguments.last == "./-E.asm")
+    }
+
+    @Test func theLinkFollowsTheSymbols() throws {
+        let prog = try program("global _start\n_start: ret\n")
+        let (plan, tools) = try plan(prog)
+        let bin = tools.locator.searchPath[0]
+        let objects = ["/out/1-0-prog.o"]
+        #expect(try LinkDecision.decide(plan, objects: [symbols(["_start"])], program: prog) == .linker)
+        #expect(
+            try LinkDecision.command(.linker, plan, objects: objects, toolchain: tools)
+                == Command(bin + "/ld", ["-m", "elf_x86_64", "-z", "noexecstack", "-o", "/out/1-prog", "/out/1-0-prog.o"]))
+        #expect(try LinkDecision.decide(plan, objects: [symbols(["main"], needs: ["printf"])], program: prog) == .cDriver)
+        #expect(
+            try LinkDecision.command(.cDriver, plan, objects: objects, toolchain: tools).arguments
+                == ["-no-pie", "-Wl,-z,noexecstack", "-o", "/out/1-prog", "/out/1-0-prog.o"])
+        // `_start` calling libc: the C driver links libc but keeps the program's own entry.
+        #expect(try LinkDecision.decide(plan, objects: [symbols(["_start"], needs: ["puts"])], program: prog) == .cDriverOwnStart)
+        #expect(
+            try LinkDecision.command(.cDriverOwnStart, plan, objects: objects, toolchain: tools).arguments.starts(with: [
+                "-no-pie", "-nostartfiles",
+            ]))
+    }
+
+    @Test func aFileOfFunctionsIsOneLineNamingTheFix() throws {
+        let prog = try program("global leap_year\nleap_year: ret\n", path: "leap.asm")
+        let (plan, _) = try plan(prog)
+        let error = try #require(throws: EntryPointMissing.self) {
+            try LinkDecision.decide(plan, objects: [symbols(["leap_year"])], program: prog)
+        }
+        #expect(
+            error.rendered
+                == "asmrun: leap.asm: no entry point: it defines `_start` or `main`; a file of functions needs a C driver: add a C file with `main` (asmrun leap.asm driver.c, or `; asmrun: with driver.c`), or define `_start`"
+        )
+    }
+
+    @Test func elf32LinksAsI386AndCompilesCWithM32() throws {
+        var prog = try program("BITS 32\nglobal _start\n_start:\n")
+        prog.cSources = [CSourceFile(path: "h.c", bytes: [])]
+        let (plan, tools) = try plan(prog)
+        #expect(plan.format == .elf32)
+        #expect(plan.compiles[0].command.arguments.starts(with: ["-f", "elf32"]))
+        #expect(plan.compiles[1].command.arguments.starts(with: ["-m32", "-c"]))
+        #expect(try LinkDecision.command(.linker, plan, objects: [], toolchain: tools).arguments.starts(with: ["-m", "elf_i386"]))
+    }
+
+    @Test func linkFlagsAndPie() throws {
+        var prog = try program("global main\nmain: ret\n")
+        prog.settings.linkFlags = ["-lm", "-pie"]
+        let (plan, tools) = try plan(prog)
+        let command = try LinkDecision.command(.cDriver, plan, objects: ["/o/a.o"], toolchain: tools)
+        #expect(command.arguments == ["-Wl,-z,noexecstack", "-o", "/out/1-prog", "/o/a.o", "-lm", "-pie"], "-pie drops -no-pie")
+        #expect(
+            try LinkDecision.decide(plan, objects: [symbols(["_start"])], program: prog) == .cDriverOwnStart, "a library needs the C driver"
+        )
+    }
+
+    @Test func armHostLinksWithLldWhenNoCrossBinutils() throws {
+        let (plan, tools) = try plan(try program("_start:\n"), host: "aarch64", tools: ["nasm", "ld.lld"])
+        let command = try LinkDecision.command(.linker, plan, objects: [], toolchain: tools)
+        #expect(command.executable.hasSuffix("/ld.lld"))
+        #expect(command.arguments.starts(with: ["-m", "elf_x86_64"]))
+    }
+
+    @Test func makeDependenciesAreParsed() {
+        let text = "o.o: a.c vendor/unity.h \\\n  my\\ dir/x.h\n"
+        #expect(ArtifactStore.makeDependencies(text) == ["a.c", "vendor/unity.h", "my dir/x.h"])
+    }
+}
