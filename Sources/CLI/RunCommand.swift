@@ -42,7 +42,7 @@ package struct RunCommand: Sendable {
         let runner = try Runner.resolve(options.runner, format: artifact.format, toolchain: toolchain, cpu: program.settings.qemuCPU)
         if let output = options.output { try ExecutableFile.copy(artifact.executable, to: output) }
         let command = runner.command(
-            executable: artifact.executable, argv0: "./" + program.name, arguments: options.programArguments)
+            executable: artifact.executable, argv0: program.argv0, arguments: options.programArguments)
         trace?("\(command)")
         var launch = LaunchOptions()
         launch.stdin = .inherit

@@ -72,8 +72,11 @@ package struct CaseRunner: Sendable {
             processes: processes, openFiles: 256)
     }
 
-    /// Runs `executable` (the program `stem`) with `input` under `runner`.
-    package func run(_ input: CaseInput, executable: String, stem: String, runner: Runner, limits: CaseLimits) throws -> CaseRun {
+    /// Runs `executable` (the program `stem`, shown `argv0`; `./stem` by default) with `input`
+    /// under `runner`.
+    package func run(
+        _ input: CaseInput, executable: String, stem: String, argv0: String? = nil, runner: Runner, limits: CaseLimits
+    ) throws -> CaseRun {
         let workspace = try TemporaryDirectory(prefix: "case", environment: ["TMPDIR": scratch])
         defer { workspace.remove() }
         let inputs = try CaseFiles.place(folder: input.fileFolder, files: input.files, in: workspace.path)
@@ -85,7 +88,7 @@ package struct CaseRunner: Sendable {
                 programPath = "./" + stem
             }
         }
-        var command = runner.command(executable: programPath, argv0: "./" + stem, arguments: input.arguments)
+        var command = runner.command(executable: programPath, argv0: argv0 ?? "./" + stem, arguments: input.arguments)
         command.workingDirectory = workspace.path
         command.environment = Self.environment(input.environment, home: workspace.path)
         var launch = LaunchOptions()

@@ -69,6 +69,9 @@ package struct Program: Sendable {
     /// The files it is built from, in build order.
     package var files: [String] { assembly.map(\.path) + cSources.map(\.path) + prebuilt }
 
+    /// What the program sees as `argv[0]`.
+    package var argv0: String { settings.argv0 ?? "./" + name }
+
     /// The folder its relative paths start from: the main source's.
     package var directory: String { main.directory }
 

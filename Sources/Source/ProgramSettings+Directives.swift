@@ -3,7 +3,7 @@ import Support
 extension ProgramSettings {
     /// The directives a source file may carry after `; asmrun:`, for error messages and help.
     package static let directiveSummary = """
-        format elf64|elf32, link auto|ld|cc, with FILE..., link-flags FLAGS, c-flags FLAGS, \
+        format elf64|elf32, link auto|ld|cc, with FILE..., link-flags FLAGS, c-flags FLAGS, argv0 NAME, \
         define NAME[=VALUE], include DIR, timeout SECONDS, skip RUNNER|all [REASON], \
         xfail RUNNER|all [REASON], qemu-cpu MODEL, include-only, \
         limit memory|file-size|cpu|processes|open-files|output VALUE
@@ -44,6 +44,7 @@ extension ProgramSettings {
         case "c-flags":
             guard !arguments.isEmpty else { throw invalid(location, "`c-flags` needs flags such as -O2") }
             cFlags += try shellWords(of: arguments, location)
+        case "argv0": argv0 = try argument("the name the program sees as argv[0], such as ./leap.out")
         case "define": defines.append(try argument("NAME[=VALUE]"))
         case "include": includeDirectories.append(try argument("a directory"))
         case "timeout":

@@ -48,6 +48,8 @@ package struct ProgramSettings: Sendable, Equatable {
     package var linkFlags: [String] = []
     /// Flags for compiling the program's C files (`-O2`, `-Wall`).
     package var cFlags: [String] = []
+    /// What the program sees as `argv[0]` (default `./NAME`), for a Makefile's `leap.out`.
+    package var argv0: String?
 
     package init() {}
 

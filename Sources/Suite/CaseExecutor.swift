@@ -22,7 +22,8 @@ struct CaseExecutor: Sendable {
         input.collectsFiles = testCase.listsFiles || configuration.recording
         let run: CaseRun
         do {
-            run = try self.runner.run(input, executable: artifact.executable, stem: program.name, runner: runner, limits: limits)
+            run = try self.runner.run(
+                input, executable: artifact.executable, stem: program.name, argv0: program.argv0, runner: runner, limits: limits)
         } catch {
             return RunnerResult(runner: runner.name, status: .error, message: "\(error)")
         }

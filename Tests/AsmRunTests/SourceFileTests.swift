@@ -17,6 +17,21 @@ import Testing
         #expect(!commented.declaresBits32 && !commented.definesMain)
     }
 
+    @Test func int80WithoutSixtyFourBitRegistersIs32BitCode() throws {
+        let tutorial = try SourceFile(path: "t.asm", text: "_start:\n  mov eax, 4\n  mov ecx, msg\n  INT 80h\n")
+        #expect(tutorial.format == .elf32)
+        #expect(tutorial.formatRemark?.hasPrefix("t.asm: built as 32-bit code (elf32)") == true)
+        let mixed = try SourceFile(path: "m.asm", text: "_start:\n  mov rax, [rbp-8]\n  int 0x80\n")
+        #expect(mixed.format == .elf64)
+        #expect(mixed.formatRemark?.hasPrefix("m.asm: warning: 64-bit code that calls `int 0x80`") == true)
+        let r8 = try SourceFile(path: "r.asm", text: "  mov r8d, 1\n  int 0x80\n")
+        #expect(r8.format == .elf64, "r8d is a 64-bit-only register")
+        let modern = try SourceFile(path: "s.asm", text: "  mov eax, 60\n  syscall\n")
+        #expect(modern.format == .elf64 && modern.formatRemark == nil)
+        let said = try SourceFile(path: "b.asm", text: "bits 32\n  int 0x80\n")
+        #expect(said.format == .elf32 && said.formatRemark == nil, "nothing to say when the source says it")
+    }
+
     @Test func readsDirectives() throws {
         let text = """
             ; asmrun: format elf32
@@ -26,6 +41,10 @@ import Testing
             ; asmrun: xfail all known bug
             ; asmrun: qemu-cpu qemu64
             ; asmrun: limit memory 64M
+            ; asmrun: with util.asm "drivers/my test.c"
+            ; asmrun: link-flags -lm -static
+            ; asmrun: c-flags -O2
+            ; asmrun: argv0 ./x.out
             %include "lib/io.asm" ; helpers
             """
         let source = try SourceFile(path: "dir/x.asm", text: text)
@@ -38,6 +57,10 @@ import Testing
         #expect(source.settings.qemuCPU == "qemu64")
         #expect(source.settings.limits.addressSpace == 64 << 20)
         #expect(source.includes == ["lib/io.asm"])
+        #expect(source.settings.sources == ["dir/util.asm", "dir/drivers/my test.c"], "relative to the source's folder")
+        #expect(source.settings.linkFlags == ["-lm", "-static"])
+        #expect(source.settings.cFlags == ["-O2"])
+        #expect(source.settings.argv0 == "./x.out")
         #expect(source.stem == "x" && source.directory == "dir")
     }
 
