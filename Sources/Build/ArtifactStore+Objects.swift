@@ -24,8 +24,10 @@ extension ArtifactStore {
     }
 
     /// Compiles `step` unless its object is cached; returns its full key and what the tool printed.
+    /// Objects are stored only when `storing`: a one-source program's executable entry is all a
+    /// warm run reads, and each entry is an inode a cold run pays for.
     func obtainObject(
-        _ step: CompileStep, key: String?, program: Program, builder: Builder
+        _ step: CompileStep, key: String?, program: Program, builder: Builder, storing: Bool
     ) throws -> (key: String?, warnings: String) {
         if let root, let key, let (object, warnings) = CacheEntry(path: root + "/objects/" + key).read(),
             FileCopy.write(object, to: step.object, mode: 0o644)
@@ -44,7 +46,7 @@ extension ArtifactStore {
             digest.update(field: manifest)
             fullKey = digest.hexDigest()
         }
-        if let fullKey { store(object, warnings: warnings, key: fullKey, root: root) }
+        if let fullKey, storing { store(object, warnings: warnings, key: fullKey, root: root) }
         return (fullKey, warnings)
     }
 

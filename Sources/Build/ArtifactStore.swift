@@ -76,7 +76,8 @@ package final class ArtifactStore: Sendable {
         }
         var warnings = ""
         for (position, step) in plan.compiles.enumerated() {
-            let (key, printed) = try obtainObject(step, key: keys[position], program: program, builder: builder)
+            let (key, printed) = try obtainObject(
+                step, key: keys[position], program: program, builder: builder, storing: plan.compiles.count > 1)
             keys[position] = key
             warnings += printed
         }

@@ -145,4 +145,21 @@ struct ProgramShapesTests {
         #expect(result.stderr == "asmrun: p.asm: changed while it was being built; run asmrun again once it is saved\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/cache/objects").isEmpty, "nothing cached")
     }
+
+    @Test func changingOneSourceRecompilesThatSourceAlone() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        try FileManager.default.copyItem(atPath: corpus + "/two_files", toPath: directory + "/two")
+        let cache = ["--cache-dir", directory + "/cache", "-v"]
+        _ = try Fixture.asmrun([directory + "/two"] + cache)
+        let main = directory + "/two/main.asm"
+        try Fixture.write(
+            try String(contentsOfFile: main, encoding: .utf8).replacingOccurrences(of: "mov     edi, 14", with: "mov     edi, 10"), to: main
+        )
+        let again = try Fixture.asmrun([directory + "/two"] + cache)
+        #expect(again.status == .exited(30))
+        #expect(again.stderr.contains("(cached ") && again.stderr.contains(") \(directory)/two/triple.asm"), "\(again.stderr)")
+        #expect(again.stderr.contains("nasm -f elf64 -I \(directory)/two/ -o"), "main.asm is assembled again")
+        #expect(!again.stderr.contains("triple.o \(directory)/two/triple.asm"), "triple.asm is not")
+    }
 }

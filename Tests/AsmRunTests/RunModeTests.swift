@@ -235,10 +235,12 @@ struct RunModeTests {
         _ = try Fixture.asmrun([corpus + "/exit_code.asm", "--cache-dir", cache])
         let info = try Fixture.asmrun(["cache", "info", "--cache-dir", cache])
         #expect(info.status == .exited(0))
-        // Each program: its object and its executable.
-        #expect(info.stdout.contains("cache: \(cache)\nentries: 4\n"))
+        // A one-source program keeps only its executable; a two-source one its objects too.
+        _ = try Fixture.asmrun([corpus + "/two_files"], environment: ["XDG_CACHE_HOME": cache + "/xdg"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache + "/xdg/asmrun/objects").count == 3)
+        #expect(info.stdout.contains("cache: \(cache)\nentries: 2\n"))
         let clean = try Fixture.asmrun(["cache", "clean", "--cache-dir", cache])
-        #expect(clean.stdout == "removed 4 entries from \(cache)\n")
+        #expect(clean.stdout == "removed 2 entries from \(cache)\n")
         #expect(try Fixture.asmrun(["cache", "info", "--cache-dir", cache]).stdout.contains("entries: 0\n"))
         let bad = try Fixture.asmrun(["cache", "shrink"])
         #expect(bad.status == .exited(2))

@@ -59,9 +59,10 @@ enum Fixture {
     static func fakeToolchain(host: String, tools: [String]) throws -> Toolchain {
         let directory = NSTemporaryDirectory() + "/asmrun-fake-tools/" + tools.joined(separator: "+")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        for tool in tools {
-            let path = directory + "/" + tool
-            _ = FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        // Tests run in parallel and share the folder: a tool is written once, renamed into place
+        // already executable, so no lookup ever sees it half made.
+        for tool in tools where access(directory + "/" + tool, X_OK) != 0 {
+            try AtomicFile.write(Array("#!/bin/sh\n".utf8), to: directory + "/" + tool, mode: 0o755)
         }
         return Toolchain(host: Host(architecture: host), locator: ExecutableLocator(path: directory))
     }
