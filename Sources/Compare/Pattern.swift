@@ -3,43 +3,72 @@
 package struct Pattern: Sendable, Equatable {
     package var expected: TextLines
 
-    package init(_ expected: TextLines) { self.expected = expected }
+    /// What each expected line is, worked out once.
+    private enum Line: Equatable { case exact, inline, anyLines }
+
+    private let kinds: [Line]
+    private let hasHoles: Bool
+
+    package init(_ expected: TextLines) {
+        self.expected = expected
+        kinds = expected.lines.map { line in
+            Self.isLineHole(line) ? .anyLines : line.firstRange(of: Self.inlineHole) != nil ? .inline : .exact
+        }
+        hasHoles = kinds.contains { $0 != .exact }
+    }
 
     private static let inlineHole = Array("[..]".utf8)
     private static let lineHole = Array("[...]".utf8)
 
+    /// Linear in the output: without holes a byte comparison, with them a wildcard match that
+    /// backs up only to the last `[...]`.
     package func matches(_ actual: TextLines) -> Bool {
         let tailOK =
             expected.endsWithNewline == actual.endsWithNewline
-            || expected.lines.last.map(Self.isLineHole) == true
-        return tailOK && Self.matchLines(expected.lines[...], actual.lines[...])
+            || kinds.last == .anyLines
+        guard tailOK else { return false }
+        guard hasHoles else { return expected.lines == actual.lines }
+        return matchWithHoles(actual.lines)
+    }
+
+    /// Whether expected line `index` matches `line`.
+    func line(_ index: Int, matches line: [UInt8]) -> Bool {
+        switch kinds[index] {
+        case .exact: expected.lines[index] == line
+        case .inline: Self.lineMatches(expected.lines[index], line)
+        case .anyLines: true
+        }
+    }
+
+    /// Expected line `index` has a hole (so it equals lines it is not identical to).
+    func hasHole(_ index: Int) -> Bool { kinds[index] != .exact }
+
+    /// Glob matching with `[...]` as the star and every other line matching exactly one line: on
+    /// a mismatch the last star takes one more line and matching resumes after it.
+    private func matchWithHoles(_ lines: [[UInt8]]) -> Bool {
+        var pattern = 0
+        var next = 0
+        var star: (pattern: Int, line: Int)?
+        while next < lines.count {
+            if pattern < kinds.count && kinds[pattern] == .anyLines {
+                star = (pattern, next)
+                pattern += 1
+            } else if pattern < kinds.count && line(pattern, matches: lines[next]) {
+                pattern += 1
+                next += 1
+            } else if let last = star {
+                star = (last.pattern, last.line + 1)
+                pattern = last.pattern + 1
+                next = last.line + 1
+            } else {
+                return false
+            }
+        }
+        while pattern < kinds.count && kinds[pattern] == .anyLines { pattern += 1 }
+        return pattern == kinds.count
     }
 
     static func isLineHole(_ line: [UInt8]) -> Bool { line == lineHole }
-
-    private static func matchLines(_ pattern: ArraySlice<[UInt8]>, _ lines: ArraySlice<[UInt8]>) -> Bool {
-        // Dynamic programming over (pattern index, line index): linear in practice, no blow-up.
-        let p = Array(pattern)
-        let l = Array(lines)
-        var reachable = [Bool](repeating: false, count: l.count + 1)
-        reachable[0] = true
-        for item in p {
-            var next = [Bool](repeating: false, count: l.count + 1)
-            if isLineHole(item) {
-                var seen = false
-                for index in 0...l.count {
-                    seen = seen || reachable[index]
-                    next[index] = seen
-                }
-            } else {
-                for index in 0..<l.count where reachable[index] && lineMatches(item, l[index]) {
-                    next[index + 1] = true
-                }
-            }
-            reachable = next
-        }
-        return reachable[l.count]
-    }
 
     /// Whether one expected line (possibly with `[..]`) matches one actual line.
     package static func lineMatches(_ pattern: [UInt8], _ line: [UInt8]) -> Bool {

@@ -1,8 +1,8 @@
-/// A unified diff (`--- expected`, `+++ actual`, `@@` hunks, 3 lines of context) built with the
-/// standard library's `difference(from:by:)`, where an expected line with holes equals every
-/// line it matches. Non-printable bytes are shown escaped.
+/// A unified diff (`--- expected`, `+++ actual`, `@@` hunks, 3 lines of context) over the edit
+/// script of `LineDiff`, where an expected line with holes equals every line it matches.
+/// Non-printable bytes are shown escaped; long lines and long diffs are cut.
 package enum UnifiedDiff {
-    private enum Edit { case same(Int, Int), removed(Int), inserted(Int) }
+    private typealias Edit = LineDiff.Edit
 
     /// Bytes of one line shown before it is cut (a megabyte-long line helps nobody).
     static let maxLineBytes = 512
@@ -13,48 +13,46 @@ package enum UnifiedDiff {
     package static func make(
         expected: TextLines, actual: TextLines, context: Int = 3, labels: (String, String) = ("expected", "actual")
     ) -> String {
-        let difference = actual.lines.difference(from: expected.lines) { Pattern.lineMatches($0, $1) }
-        var removed = Set<Int>()
-        var inserted = Set<Int>()
-        for change in difference {
-            switch change {
-            case .remove(let offset, _, _): removed.insert(offset)
-            case .insert(let offset, _, _): inserted.insert(offset)
-            }
-        }
-        var edits: [Edit] = []
-        var old = 0
-        var new = 0
-        while old < expected.lines.count || new < actual.lines.count {
-            if old < expected.lines.count && removed.contains(old) {
-                edits.append(.removed(old))
-                old += 1
-            } else if new < actual.lines.count && inserted.contains(new) {
-                edits.append(.inserted(new))
-                new += 1
-            } else {
-                edits.append(.same(old, new))
-                old += 1
-                new += 1
-            }
-        }
+        let (edits, aligned) = LineDiff.edits(Pattern(expected), actual.lines)
         let tailDiffers = expected.endsWithNewline != actual.endsWithNewline
         guard edits.contains(where: { if case .same = $0 { false } else { true } }) || tailDiffers else {
             return ""
         }
         var output = "--- \(labels.0)\n+++ \(labels.1)\n"
+        if !aligned {
+            output += "(more than \(LineDiff.maxDistance) lines differ: not aligned line by line; the first of each side follow)\n"
+        }
         var shown = 0
         let all = hunks(edits, context: context, forceLast: tailDiffers)
         for (index, hunk) in all.enumerated() {
             if shown + hunk.count > maxLines {
-                let rest = all[index...].reduce(0) { $0 + $1.count }
-                output += "… diff cut here: \(rest) more lines in \(all.count - index) hunks\n"
+                let budget = maxLines - shown
+                if budget >= 20 { output += render(first(budget, of: edits[hunk]), expected, actual) }
+                let rest = all[index...].reduce(0) { $0 + $1.count } - (budget >= 20 ? budget : 0)
+                output += "… diff cut here: \(max(rest, 0)) more lines in \(all.count - index) hunks\n"
                 break
             }
-            output += render(hunk, edits, expected, actual)
+            output += render(Array(edits[hunk]), expected, actual)
             shown += hunk.count
         }
         return output
+    }
+
+    /// The first lines of a hunk too long to show: half the budget of each side, context kept.
+    private static func first(_ budget: Int, of hunk: ArraySlice<Edit>) -> [Edit] {
+        var removed = 0
+        var inserted = 0
+        return hunk.filter { edit in
+            switch edit {
+            case .same: return removed < budget / 2 && inserted < budget / 2
+            case .removed:
+                removed += 1
+                return removed <= budget / 2
+            case .inserted:
+                inserted += 1
+                return inserted <= budget / 2
+            }
+        }
     }
 
     private static func hunks(_ edits: [Edit], context: Int, forceLast: Bool) -> [Range<Int>] {
@@ -73,7 +71,7 @@ package enum UnifiedDiff {
         return ranges
     }
 
-    private static func render(_ range: Range<Int>, _ edits: [Edit], _ expected: TextLines, _ actual: TextLines) -> String {
+    private static func render(_ edits: [Edit], _ expected: TextLines, _ actual: TextLines) -> String {
         var body = ""
         var oldStart: Int?
         var newStart: Int?
@@ -88,7 +86,7 @@ package enum UnifiedDiff {
             }
             if last && !endsWithNewline { body += "\\ No newline at end of file\n" }
         }
-        for edit in edits[range] {
+        for edit in edits {
             switch edit {
             case .same(let old, let new):
                 oldStart = oldStart ?? old
