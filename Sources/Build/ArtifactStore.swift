@@ -94,7 +94,7 @@ package final class ArtifactStore: Sendable {
         guard let root else { return nil }
         let entry = CacheEntry(path: root + "/objects/" + key)
         guard let (payload, warnings) = entry.read(), ExecutableFile.write(payload, to: plan.executable) else { return nil }
-        utimes(entry.path, nil)
+        entry.touch()
         return warnings
     }
 

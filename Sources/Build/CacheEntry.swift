@@ -2,37 +2,64 @@ import Glibc
 import Support
 
 /// One cache entry: a single file holding an object or executable and the warnings its build
-/// printed (replayed on every hit), then a trailer with the payload's length, a SHA-256 of
-/// both and a magic line. One file per entry means one inode to create, which is what a cold
+/// printed (replayed on every hit), then a trailer: the payload's length, a stamp, a SHA-256
+/// of both and a magic line. One file per entry means one inode to create, which is what a cold
 /// run pays for.
+///
+/// The digest is checked when an entry was changed since asmrun wrote it, not on every use: the
+/// entry's modification time is set to the stamp when it is written, and a hit only moves its
+/// access time (the cache's least-recently-used order), so any other write shows as a changed
+/// modification time.
 struct CacheEntry {
     let path: String
 
-    private static let magic = Array("\nasmrun-entry-2\n".utf8)
-    private static let trailerLength = 16 + 64 + magic.count
+    private static let magic = Array("\nasmrun-entry-3\n".utf8)
+    private static let trailerLength = 16 + 16 + 64 + magic.count
 
-    /// The payload and warnings, when the entry exists and matches its digest.
+    /// The payload and warnings, when the entry exists and is intact.
     func read() -> (payload: [UInt8], warnings: String)? {
-        guard let bytes = try? Files.read(path), bytes.count >= Self.trailerLength else { return nil }
+        guard let (bytes, status) = try? Files.readWithStatus(path), bytes.count >= Self.trailerLength else { return nil }
         let body = bytes.count - Self.trailerLength
         guard bytes.suffix(Self.magic.count).elementsEqual(Self.magic),
-            let length = Int(String(decoding: bytes[body..<body + 16], as: UTF8.self), radix: 16), length <= body
+            let length = Self.hex(bytes[body..<body + 16]), length <= body, let stamp = Self.hex(bytes[body + 16..<body + 32])
         else { return nil }
-        let content = Array(bytes[..<body])
-        let recorded = String(decoding: bytes[body + 16..<body + 80], as: UTF8.self)
-        guard recorded == SHA256.hex(content) else { return nil }
+        let content = bytes[..<body]
+        let untouched = Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec) == stamp
+        if !untouched {
+            guard String(decoding: bytes[body + 32..<body + 96], as: UTF8.self) == SHA256.hex(content) else { return nil }
+        }
         return (Array(content[..<length]), String(decoding: content[length...], as: UTF8.self))
     }
 
-    /// Stores `payload` with `warnings`: written to `staging`, then renamed into place.
+    /// Stores `payload` with `warnings`: written to `staging`, stamped, then renamed into place.
     func install(_ payload: [UInt8], warnings: String, staging: String) -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
         let content = payload + Array(warnings.utf8)
-        let length = String(payload.count, radix: 16)
-        let trailer = Array((String(repeating: "0", count: 16 - length.count) + length + SHA256.hex(content)).utf8) + Self.magic
-        guard FileCopy.write(content + trailer, to: staging, mode: 0o644), rename(staging, path) == 0 else {
+        let trailer = Array((Self.hex(payload.count) + Self.hex(Int(now.tv_sec) * 1_000_000_000 + now.tv_nsec) + SHA256.hex(content)).utf8)
+        let fd = open(staging, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return false }
+        var times = [now, now]
+        let written = writeAll(content + trailer + Self.magic, to: fd) && futimens(fd, &times) == 0
+        close(fd)
+        guard written, rename(staging, path) == 0 else {
             unlink(staging)
             return false
         }
         return true
     }
+
+    /// Marks a hit: the access time is the cache's use order; the modification time stays.
+    func touch() {
+        // UTIME_NOW and UTIME_OMIT from <sys/stat.h>, which Swift's Glibc module does not export.
+        var times = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 1), timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2)]
+        _ = utimensat(AT_FDCWD, path, &times, 0)
+    }
+
+    private static func hex(_ value: Int) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+    }
+
+    private static func hex(_ bytes: ArraySlice<UInt8>) -> Int? { Int(String(decoding: bytes, as: UTF8.self), radix: 16) }
 }

@@ -8,8 +8,7 @@ package struct CacheMaintenance: Sendable {
 
     package init(root: String) { self.root = root }
 
-    /// Entries with their size in bytes and last use (the executable's modification time,
-    /// touched on every hit).
+    /// Entries with their size in bytes and last use (their access time, set on every hit).
     package func entries() -> [(path: String, bytes: Int, used: Double)] {
         let objects = root + "/objects"
         let names = (try? Files.list(objects)) ?? []
@@ -17,7 +16,7 @@ package struct CacheMaintenance: Sendable {
             let path = objects + "/" + name
             var info = stat()
             guard stat(path, &info) == 0 else { return (path, 0, 0) }
-            return (path, Int(info.st_size), Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+            return (path, Int(info.st_size), Double(info.st_atim.tv_sec) + Double(info.st_atim.tv_nsec) / 1e9)
         }
     }
 

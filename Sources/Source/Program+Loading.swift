@@ -7,7 +7,7 @@ extension Program {
         case assembly, c, prebuilt
 
         package init?(path: String) {
-            switch (path as NSString).pathExtension.lowercased() {
+            switch Paths.pathExtension(path).lowercased() {
             case "asm", "nasm", "s": self = .assembly
             case "c": self = .c
             case "o", "a": self = .prebuilt
@@ -129,16 +129,23 @@ package struct ProgramFolder {
     /// names a file the same way however it was reached (no readlink per component).
     package static func standardize(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : workingDirectory + "/" + path
-        var parts: [Substring] = []
-        for part in absolute.split(separator: "/") {
-            if part == "." { continue }
-            if part == ".." {
+        var parts: [ArraySlice<UInt8>] = []
+        let bytes = Array(absolute.utf8)
+        for part in bytes.split(separator: UInt8(ascii: "/")) {
+            if part.elementsEqual([UInt8(ascii: ".")]) { continue }
+            if part.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) {
                 _ = parts.popLast()
             } else {
                 parts.append(part)
             }
         }
-        return "/" + parts.joined(separator: "/")
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        for part in parts {
+            result.append(UInt8(ascii: "/"))
+            result += part
+        }
+        return result.isEmpty ? "/" : String(decoding: result, as: UTF8.self)
     }
 
     private static let workingDirectory = Files.currentDirectory

@@ -78,21 +78,22 @@ struct SourceScan {
         let tokens = lower.split { !Self.isWordByte($0) }
         for (index, token) in tokens.enumerated() {
             if token.elementsEqual("syscall".utf8) { usesSyscall = true }
-            if token.elementsEqual("int".utf8), index + 1 < tokens.count, Self.interrupt80.contains(Array(tokens[index + 1])) {
+            if token.elementsEqual("int".utf8), index + 1 < tokens.count,
+                Self.interrupt80.contains(where: { $0.elementsEqual(tokens[index + 1]) })
+            {
                 usesInt80 = true
             }
             if !names64BitRegister, Self.is64BitRegister(token) { names64BitRegister = true }
         }
     }
 
-    private static let interrupt80: Set<[UInt8]> = [Array("0x80".utf8), Array("80h".utf8), Array("0h80".utf8), Array("128".utf8)]
-    private static let registers64: Set<[UInt8]> = Set(
-        ["rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "rip"].map { Array($0.utf8) })
+    private static let interrupt80: [[UInt8]] = [Array("0x80".utf8), Array("80h".utf8), Array("0h80".utf8), Array("128".utf8)]
+    private static let registers64: [[UInt8]] = ["rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "rip"].map { Array($0.utf8) }
 
     /// `rax` … `rsp`, `rip`, and `r8` … `r15` with their `d`/`w`/`b` forms.
     private static func is64BitRegister(_ token: ArraySlice<UInt8>) -> Bool {
-        if registers64.contains(Array(token)) { return true }
-        guard token.first == UInt8(ascii: "r"), token.count >= 2 else { return false }
+        guard token.first == UInt8(ascii: "r"), token.count >= 2, token.count <= 4 else { return false }
+        if token.count == 3 && registers64.contains(where: { $0.elementsEqual(token) }) { return true }
         var digits = token.dropFirst()
         if let last = digits.last, last == UInt8(ascii: "d") || last == UInt8(ascii: "w") || last == UInt8(ascii: "b") {
             digits = digits.dropLast()
@@ -141,10 +142,14 @@ struct SourceScan {
 
     /// The offset of `keyword` as a whole word (after a label's `:` or blanks).
     private static func word(_ keyword: [UInt8], in lower: [UInt8]) -> Int? {
-        guard let range = lower.firstRange(of: keyword) else { return nil }
-        let start = range.lowerBound
+        guard lower.count >= keyword.count,
+            let start = (0...(lower.count - keyword.count)).first(where: {
+                lower[$0] == keyword[0] && lower[$0..<$0 + keyword.count].elementsEqual(keyword)
+            })
+        else { return nil }
+        let end = start + keyword.count
         let before = start == 0 ? space : lower[start - 1]
-        let after = range.upperBound < lower.count ? lower[range.upperBound] : space
+        let after = end < lower.count ? lower[end] : space
         guard before == space || before == tab || before == colon, after == space || after == tab else { return nil }
         return start
     }

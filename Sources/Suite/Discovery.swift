@@ -94,13 +94,13 @@ struct Discovery {
 
     /// `.asm` and `.nasm`, in any case.
     static func isProgramFile(_ name: String) -> Bool {
-        let suffix = (name as NSString).pathExtension.lowercased()
+        let suffix = Paths.pathExtension(name).lowercased()
         return suffix == "asm" || suffix == "nasm"
     }
 
     /// Why a file that looks like a source is not a program on its own.
     private static func skipReason(_ name: String) -> String? {
-        switch (name as NSString).pathExtension.lowercased() {
+        switch Paths.pathExtension(name).lowercased() {
         case "s": "a .s file may be GNU as: name it, or list it with `; asmrun: with`"
         case "inc", "mac": "an include file"
         case "c": "a C file without `main`, outside a program folder: list it with `; asmrun: with`"
@@ -113,11 +113,11 @@ struct Discovery {
     private static func isProgramFolder(_ directory: String, names: [String], join: (String) -> String) -> Bool {
         let base = ((directory as NSString).standardizingPath as NSString).lastPathComponent
         if names.contains(base + ".expect")
-            && !names.contains(where: { isProgramFile($0) && ($0 as NSString).deletingPathExtension == base })
+            && !names.contains(where: { isProgramFile($0) && Paths.deletingExtension($0) == base })
         {
             return true
         }
-        let drivers = names.filter { ($0 as NSString).pathExtension.lowercased() == "c" }
+        let drivers = names.filter { Paths.pathExtension($0).lowercased() == "c" }
         guard drivers.contains(where: { (try? CSourceFile.load(join($0)))?.definesMain == true }) else { return false }
         return !ProgramFolder.scan(directory).assembly.isEmpty
     }

@@ -27,6 +27,11 @@ package enum Files {
 
     /// The bytes of the regular file at `path`.
     package static func read(_ path: String) throws(ReadFailure) -> [UInt8] {
+        try readWithStatus(path).bytes
+    }
+
+    /// The bytes of the regular file at `path` and its status, taken on the same descriptor.
+    package static func readWithStatus(_ path: String) throws(ReadFailure) -> (bytes: [UInt8], status: stat) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             switch errno {
@@ -45,24 +50,32 @@ package enum Files {
         }
         // Exactly the size fstat gives, then one probe for bytes appended since: a suite holds
         // every source it read, so no slack capacity per file.
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { throw .failed(errno) }
-            if count == 0 { break }
-            filled += count
+        let size = Int(info.st_size)
+        var failure: Int32 = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = 0
+            while count < size {
+                let got = Glibc.read(fd, buffer.baseAddress! + count, size - count)
+                if got < 0 && errno == EINTR { continue }
+                if got < 0 { failure = errno }
+                if got <= 0 { break }
+                count += got
+            }
         }
-        bytes.removeLast(bytes.count - filled)
-        var probe = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = probe.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { throw .failed(errno) }
-            if count == 0 { return bytes }
-            bytes += probe.prefix(count)
+        if failure != 0 { throw .failed(failure) }
+        // Bytes appended since fstat (and files whose size says nothing, like /proc's).
+        var more = true
+        while more {
+            var failed: Int32 = 0
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { probe in
+                var got: Int
+                repeat { got = Glibc.read(fd, probe.baseAddress!, probe.count) } while got < 0 && errno == EINTR
+                if got < 0 { failed = errno }
+                if got > 0 { bytes += probe[0..<got] } else { more = false }
+            }
+            if failed != 0 { throw .failed(failed) }
         }
+        return (bytes, info)
     }
 
     /// Whether `path` names a regular file (following links).

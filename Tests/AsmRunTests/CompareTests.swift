@@ -85,6 +85,19 @@ import Testing
         let long = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
         #expect(SHA256.hex(long) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         #expect(SHA256.hex([UInt8](repeating: 0x61, count: 1_000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        #expect(
+            SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        // Fed in pieces of every size around the block boundary: the same digest.
+        let bytes = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        for piece in [1, 7, 63, 64, 65, 128, 299] {
+            var digest = SHA256()
+            for start in stride(from: 0, to: bytes.count, by: piece) { digest.update(bytes[start..<min(start + piece, bytes.count)]) }
+            #expect(digest.hexDigest() == SHA256.hex(bytes), "pieces of \(piece)")
+        }
+        var fields = SHA256()
+        fields.update(field: "ab")
+        fields.update(field: "c")
+        #expect(fields.hexDigest() == SHA256.hex(Array("ab\u{0}c\u{0}".utf8)))
     }
 
     @Test func terminationDecodesWaitStatus() {
