@@ -61,18 +61,18 @@ extension ArtifactStore {
         for argument in step.command.arguments {
             digest.update(field: argument == step.object ? "@object" : argument == step.dependencyFile ? "@deps" : argument)
         }
-        digest.update(field: SHA256.hex(Self.bytes(of: step, in: program) ?? []))
+        digest.update(field: Self.digest(of: step, in: program) ?? "<unread>")
         return digest
     }
 
-    /// The source's bytes as the program read them.
-    private static func bytes(of step: CompileStep, in program: Program) -> [UInt8]? {
-        program.assembly.first { $0.path == step.source }?.bytes ?? program.cSources.first { $0.path == step.source }?.bytes
+    /// The digest of the source's bytes as the program read them.
+    private static func digest(of step: CompileStep, in program: Program) -> String? {
+        program.assembly.first { $0.path == step.source }?.digest ?? program.cSources.first { $0.path == step.source }?.digest
     }
 
     /// A source saved while it was being built: the object is the new text's, the key the old's.
     private func checkUnchanged(_ step: CompileStep, program: Program) throws {
-        guard let before = Self.bytes(of: step, in: program), (try? Files.read(step.source)) != before else { return }
+        guard let before = Self.digest(of: step, in: program), (try? Files.digest(step.source)) != before else { return }
         throw FileError(
             path: step.source, problem: "changed while it was being built", fix: "run asmrun again once it is saved")
     }

@@ -1,21 +1,17 @@
 import Foundation
 import Support
 
-/// A C file of a program, read once (its bytes are hashed for the cache).
+/// A C file of a program, read once: its digest (for the cache) and whether it has `main`.
 package struct CSourceFile: Sendable, Equatable {
     package let path: String
-    package let bytes: [UInt8]
+    package let digest: String
+    /// The text defines a `main` function (a test driver, or the program's own main).
+    package let definesMain: Bool
 
-    /// Whether the text defines a `main` function (a test driver, or the program's own main).
-    package var definesMain: Bool {
-        let text = String(decoding: bytes, as: UTF8.self)
-        return text.split(separator: "\n").contains { line in
-            let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            guard let range = code.range(of: "main") else { return false }
-            let before = code[..<range.lowerBound].last
-            let after = code[range.upperBound...].drop { $0 == " " || $0 == "\t" }.first
-            return after == "(" && (before.map { !($0.isLetter || $0.isNumber || $0 == "_") } ?? true)
-        }
+    package init(path: String, bytes: [UInt8]) {
+        self.path = path
+        digest = SHA256.hex(bytes)
+        definesMain = Self.findsMain(String(decoding: bytes, as: UTF8.self))
     }
 
     package static func load(_ path: String) throws -> CSourceFile {
@@ -23,6 +19,17 @@ package struct CSourceFile: Sendable, Equatable {
             return CSourceFile(path: path, bytes: try Files.read(path))
         } catch {
             throw FileError(path: path, problem: error.problem, fix: error == .missing ? "check the path" : "check its permissions")
+        }
+    }
+
+    /// `main(` as a word, outside a `//` comment.
+    private static func findsMain(_ text: String) -> Bool {
+        text.split(separator: "\n").contains { line in
+            let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            guard let range = code.range(of: "main") else { return false }
+            let before = code[..<range.lowerBound].last
+            let after = code[range.upperBound...].drop { $0 == " " || $0 == "\t" }.first
+            return after == "(" && (before.map { !($0.isLetter || $0.isNumber || $0 == "_") } ?? true)
         }
     }
 }

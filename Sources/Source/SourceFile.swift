@@ -1,12 +1,14 @@
 import Foundation
 import Support
 
-/// A `.asm` file as asmrun reads it before building: its bytes (read once; the cache key is
-/// their digest), its directives, bitness, entry points and the files it includes.
+/// A `.asm` file as asmrun reads it before building, in one streaming pass: the digest of its
+/// bytes (the cache key's; checked again after nasm ran), its directives, bitness, entry points
+/// and the files it includes. The text itself is not kept: a suite holds every program.
 package struct SourceFile: Sendable, Equatable {
     /// The path as the user gave it (kept so nasm's messages match it).
     package let path: String
-    package let bytes: [UInt8]
+    /// SHA-256 of the bytes scanned.
+    package let digest: String
     /// Settings from `; asmrun:` lines, then from the command line.
     package var settings: ProgramSettings
     /// The source says `bits 32` / `[BITS 32]` / `use32`.
@@ -64,10 +66,19 @@ package struct SourceFile: Sendable, Equatable {
         }
     }
 
+    /// Reads and analyses `path` in one pass through a small buffer.
     package static func load(_ path: String) throws -> SourceFile {
-        let bytes: [UInt8]
+        var scan = SourceScan()
+        var digest = SHA256()
+        var size = 0
+        var binary = false
         do {
-            bytes = try Files.read(path)
+            try Files.stream(path) { chunk in
+                if size < 8192 && chunk.prefix(8192 - size).contains(0) { binary = true }
+                size += chunk.count
+                digest.update(chunk)
+                if !binary { scan.feed(chunk) }
+            }
         } catch {
             let fix =
                 switch error {
@@ -77,24 +88,24 @@ package struct SourceFile: Sendable, Equatable {
                 }
             throw FileError(path: path, problem: error.problem, fix: fix)
         }
-        if bytes.isEmpty {
+        if size == 0 {
             throw FileError(path: path, problem: "is empty", fix: "write a program into it")
         }
-        if bytes.prefix(8192).contains(0) {
+        if binary {
             throw FileError(path: path, problem: "is a binary file, not assembly source", fix: "name the .asm source instead")
         }
-        return try SourceFile(path: path, bytes: bytes)
+        scan.finish()
+        return try SourceFile(path: path, digest: digest.hexDigest(), scan: scan)
     }
 
     /// Analyses source text (`path` names it in errors and gives the include folder).
     package init(path: String, text: String) throws {
-        try self.init(path: path, bytes: Array(text.utf8))
+        try self.init(path: path, digest: SHA256.hex(Array(text.utf8)), scan: SourceScan(Array(text.utf8)))
     }
 
-    init(path: String, bytes: [UInt8]) throws {
+    init(path: String, digest: String, scan: SourceScan) throws {
         self.path = path
-        self.bytes = bytes
-        let scan = SourceScan(bytes)
+        self.digest = digest
         var settings = ProgramSettings()
         for directive in scan.directives {
             try settings.apply(directive.text, at: FileLocation(path, line: directive.line))

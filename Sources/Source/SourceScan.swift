@@ -1,9 +1,10 @@
-/// One pass over assembly text, byte by byte, that finds what asmrun needs before nasm runs:
-/// `; asmrun:` directives, `bits 32`, the entry symbols, the files pulled in with `%include`
-/// and `incbin`, and the marks of 32-bit code (`int 0x80` without any 64-bit register or
-/// `syscall`). Comments and quoted strings are recognised the way nasm reads them (`;` starts a
-/// comment outside '…', "…" and `…`), lines may end in CRLF, a UTF-8 byte order mark is
-/// skipped, keywords are matched in any case.
+/// One pass over assembly text, byte by byte and without allocating per line, that finds what
+/// asmrun needs before nasm runs: `; asmrun:` directives, `bits 32`, the entry symbols, the
+/// files pulled in with `%include` and `incbin`, and the marks of 32-bit code (`int 0x80`
+/// without any 64-bit register or `syscall`). Comments and quoted strings are recognised the way
+/// nasm reads them (`;` starts a comment outside '…', "…" and `…`), lines may end in CRLF, a UTF-8
+/// byte order mark is skipped, keywords are matched in any case. Text can be fed in chunks, so a
+/// source of any size is scanned in a small buffer.
 struct SourceScan {
     /// Directive text after `asmrun:`, with its 1-based line number.
     var directives: [(line: Int, text: String)] = []
@@ -19,167 +20,233 @@ struct SourceScan {
     /// A 64-bit register (`rax` … `r15`, `rip`) appears in the code.
     var names64BitRegister = false
 
+    private let includesOnly: Bool
+    /// The start of a line the previous chunk ended in.
+    private var carry: [UInt8] = []
+    private var lineNumber = 0
+    private var atStart = true
+
+    /// Lines longer than this are scanned by their first bytes only.
+    private static let maxLine = 1 << 20
+
+    init(includesOnly: Bool = false) { self.includesOnly = includesOnly }
+
+    /// Scans the whole of `bytes`.
     init(_ bytes: [UInt8], includesOnly: Bool = false) {
-        bytes.withUnsafeBufferPointer { text in
-            var lineStart = text.starts(with: [0xef, 0xbb, 0xbf]) ? 3 : 0
-            var number = 0
-            while lineStart <= text.count {
-                var lineEnd = lineStart
-                while lineEnd < text.count && text[lineEnd] != newline { lineEnd += 1 }
-                number += 1
-                scanLine(Slice(base: text, bounds: lineStart..<lineEnd), number: number, includesOnly: includesOnly)
-                lineStart = lineEnd + 1
-            }
-        }
+        self.init(includesOnly: includesOnly)
+        bytes.withUnsafeBytes { feed($0) }
+        finish()
     }
 
-    private mutating func scanLine(_ raw: Slice<UnsafeBufferPointer<UInt8>>, number: Int, includesOnly: Bool) {
-        var line = raw.drop { $0 == space || $0 == tab }
-        while let last = line.last, last == carriageReturn || last == space || last == tab { line = line.dropLast() }
-        guard let first = line.first else { return }
-        if first == semicolon {
-            if !includesOnly, let directive = Self.directive(in: line) { directives.append((number, directive)) }
+    /// Scans the next chunk of the text.
+    mutating func feed(_ chunk: UnsafeRawBufferPointer) {
+        let bytes = UnsafeBufferPointer(start: chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), count: chunk.count)
+        if atStart {
+            // The first three bytes may be a byte order mark, whatever the chunks.
+            carry += bytes
+            guard carry.count >= 3 else { return }
+            atStart = false
+            var head = carry
+            carry = []
+            if head.starts(with: [0xef, 0xbb, 0xbf]) { head.removeFirst(3) }
+            head.withUnsafeBytes { feed($0) }
             return
         }
-        var code = line[line.startIndex..<Self.commentStart(in: line)]
-        while let last = code.last, last == space || last == tab { code = code.dropLast() }
-        guard !code.isEmpty else { return }
-        let lower = code.map(Self.lowercased)
-        if lower.starts(with: Self.includeKeyword) {
-            if let name = Self.quotedName(after: Self.includeKeyword.count, in: Array(code)) { includes.append(name) }
-        } else if let offset = Self.word(Self.incbinKeyword, in: lower),
-            let name = Self.quotedName(after: offset + Self.incbinKeyword.count, in: Array(code))
-        {
-            includes.append(name)
-        }
-        if !includesOnly { scanDeclarations(lower) }
-    }
-
-    /// `bits 32`, `[BITS 32]`, `use32`, `global _start`, `export main`, `_start:`, `main:`.
-    private mutating func scanDeclarations(_ lower: [UInt8]) {
-        let words = lower.split { $0 == space || $0 == tab || $0 == comma || $0 == openBracket || $0 == closeBracket }
-        guard let head = words.first else { return }
-        if head.elementsEqual("bits".utf8), words.count >= 2, words[1].elementsEqual("32".utf8) { declaresBits32 = true }
-        if head.elementsEqual("use32".utf8) { declaresBits32 = true }
-        if head.elementsEqual("global".utf8) || head.elementsEqual("export".utf8) {
-            for word in words.dropFirst() {
-                let name = word.prefix { $0 != colon }
-                if name.elementsEqual("_start".utf8) { definesStart = true }
-                if name.elementsEqual("main".utf8) { definesMain = true }
+        var start = 0
+        while let newline = bytes[start...].firstIndex(of: newlineByte) {
+            if carry.isEmpty {
+                scanLine(UnsafeBufferPointer(rebasing: bytes[start..<newline]))
+            } else {
+                appendCarry(bytes[start..<newline])
+                let line = carry
+                carry = []
+                line.withUnsafeBufferPointer { scanLine($0) }
             }
+            start = newline + 1
         }
-        if lower.starts(with: "_start:".utf8) { definesStart = true }
-        if lower.starts(with: "main:".utf8) { definesMain = true }
-        scanInstructions(lower)
+        appendCarry(bytes[start...])
     }
 
-    /// The system call interface and register width the code uses.
-    private mutating func scanInstructions(_ lower: [UInt8]) {
-        let tokens = lower.split { !Self.isWordByte($0) }
-        for (index, token) in tokens.enumerated() {
-            if token.elementsEqual("syscall".utf8) { usesSyscall = true }
-            if token.elementsEqual("int".utf8), index + 1 < tokens.count,
-                Self.interrupt80.contains(where: { $0.elementsEqual(tokens[index + 1]) })
-            {
-                usesInt80 = true
-            }
-            if !names64BitRegister, Self.is64BitRegister(token) { names64BitRegister = true }
-        }
+    /// Scans the last line, which has no newline.
+    mutating func finish() {
+        if atStart && carry.starts(with: [0xef, 0xbb, 0xbf]) { carry.removeFirst(3) }
+        atStart = false
+        let line = carry
+        carry = []
+        line.withUnsafeBufferPointer { scanLine($0) }
     }
 
-    private static let interrupt80: [[UInt8]] = [Array("0x80".utf8), Array("80h".utf8), Array("0h80".utf8), Array("128".utf8)]
-    private static let registers64: [[UInt8]] = ["rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "rip"].map { Array($0.utf8) }
-
-    /// `rax` … `rsp`, `rip`, and `r8` … `r15` with their `d`/`w`/`b` forms.
-    private static func is64BitRegister(_ token: ArraySlice<UInt8>) -> Bool {
-        guard token.first == UInt8(ascii: "r"), token.count >= 2, token.count <= 4 else { return false }
-        if token.count == 3 && registers64.contains(where: { $0.elementsEqual(token) }) { return true }
-        var digits = token.dropFirst()
-        if let last = digits.last, last == UInt8(ascii: "d") || last == UInt8(ascii: "w") || last == UInt8(ascii: "b") {
-            digits = digits.dropLast()
-        }
-        guard !digits.isEmpty, digits.count <= 2, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-            let number = Int(String(decoding: digits, as: UTF8.self))
-        else { return false }
-        return (8...15).contains(number)
+    private mutating func appendCarry(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
+        let room = Self.maxLine - carry.count
+        if room > 0 { carry += bytes.prefix(room) }
     }
 
-    private static func isWordByte(_ byte: UInt8) -> Bool {
-        (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "_")
-            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "$") || byte == UInt8(ascii: "@")
+    private mutating func scanLine(_ line: UnsafeBufferPointer<UInt8>) {
+        lineNumber += 1
+        var start = 0
+        var end = line.count
+        while start < end && (line[start] == space || line[start] == tab) { start += 1 }
+        while end > start && (line[end - 1] == carriageReturn || line[end - 1] == space || line[end - 1] == tab) { end -= 1 }
+        guard start < end else { return }
+        if line[start] == semicolon {
+            if !includesOnly, let directive = Self.directive(line, start, end) { directives.append((lineNumber, directive)) }
+            return
+        }
+        var tokens = LineTokens(line: line, start: start, end: end)
+        if Self.equalsLowercased(line, start, min(end, start + 8), "%include") {
+            if let name = Self.quotedName(line, from: start + 8, to: end) { includes.append(name) }
+        }
+        if !includesOnly {
+            if Self.equalsLowercased(line, start, min(end, start + 7), "_start:") { definesStart = true }
+            if Self.equalsLowercased(line, start, min(end, start + 5), "main:") { definesMain = true }
+        }
+        while let token = tokens.next() { take(token, from: &tokens) }
+    }
+
+    /// One word of code (outside quotes and comments) and what it says.
+    private mutating func take(_ token: Range<Int>, from tokens: inout LineTokens) {
+        let line = tokens.line
+        let isWord = { (word: StaticString) in Self.equalsLowercased(line, token.lowerBound, token.upperBound, word) }
+        if isWord("incbin"), let name = Self.quotedName(line, from: token.upperBound, to: tokens.end) { includes.append(name) }
+        guard !includesOnly else { return }
+        switch tokens.index {
+        case 0:
+            if isWord("bits") { tokens.mode = .bits }
+            if isWord("use32") { declaresBits32 = true }
+            if isWord("global") || isWord("export") { tokens.mode = .global }
+        case 1 where tokens.mode == .bits:
+            if isWord("32") { declaresBits32 = true }
+        default: break
+        }
+        if tokens.mode == .global && tokens.index > 0 {
+            if isWord("_start") { definesStart = true }
+            if isWord("main") { definesMain = true }
+        }
+        if isWord("syscall") { usesSyscall = true }
+        if tokens.previousWasInt && (isWord("0x80") || isWord("80h") || isWord("0h80") || isWord("128")) { usesInt80 = true }
+        tokens.previousWasInt = isWord("int")
+        if !names64BitRegister && Self.is64BitRegister(line, token) { names64BitRegister = true }
     }
 
     /// The text after `; asmrun:` (any number of `;`, blanks allowed), or `nil`.
-    private static func directive(in line: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
-        let body = line.drop { $0 == semicolon }.drop { $0 == space || $0 == tab }
-        guard body.starts(with: "asmrun:".utf8) else { return nil }
-        let text = body.dropFirst("asmrun:".count).drop { $0 == space || $0 == tab }
-        return String(decoding: text, as: UTF8.self)
+    private static func directive(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String? {
+        var position = start
+        while position < end && line[position] == semicolon { position += 1 }
+        while position < end && (line[position] == space || line[position] == tab) { position += 1 }
+        guard equalsLowercased(line, position, min(end, position + 7), "asmrun:") else { return nil }
+        position += 7
+        while position < end && (line[position] == space || line[position] == tab) { position += 1 }
+        return String(decoding: line[position..<end], as: UTF8.self)
     }
 
-    /// Where a `;` comment starts, outside quotes; the end of the line when there is none.
-    private static func commentStart(in line: Slice<UnsafeBufferPointer<UInt8>>) -> Int {
-        var quote: UInt8?
-        var escaped = false
-        for index in line.indices {
-            let byte = line[index]
-            if let open = quote {
-                if escaped {
-                    escaped = false
-                } else if open == backquote && byte == backslash {
-                    escaped = true
-                } else if byte == open {
-                    quote = nil
-                }
-            } else if byte == doubleQuote || byte == singleQuote || byte == backquote {
-                quote = byte
-            } else if byte == semicolon {
-                return index
+    /// `"name"`, `'name'`, `` `name` `` or `<name>` after blanks from `start`.
+    private static func quotedName(_ line: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> String? {
+        var position = start
+        while position < end && (line[position] == space || line[position] == tab) { position += 1 }
+        guard position < end else { return nil }
+        let open = line[position]
+        guard open == doubleQuote || open == singleQuote || open == backquote || open == lessThan else { return nil }
+        let close = open == lessThan ? greaterThan : open
+        guard let stop = line[(position + 1)..<end].firstIndex(of: close), stop > position + 1 else { return nil }
+        return String(decoding: line[(position + 1)..<stop], as: UTF8.self)
+    }
+
+    /// `rax` … `rsp`, `rip`, and `r8` … `r15` with their `d`/`w`/`b` forms.
+    private static func is64BitRegister(_ line: UnsafeBufferPointer<UInt8>, _ token: Range<Int>) -> Bool {
+        guard token.count >= 2, token.count <= 4, lowercased(line[token.lowerBound]) == UInt8(ascii: "r") else { return false }
+        if token.count == 3 {
+            for name: StaticString in ["rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "rip"]
+            where equalsLowercased(line, token.lowerBound, token.upperBound, name) {
+                return true
             }
         }
-        return line.endIndex
+        var digitsEnd = token.upperBound
+        let last = lowercased(line[digitsEnd - 1])
+        if last == UInt8(ascii: "d") || last == UInt8(ascii: "w") || last == UInt8(ascii: "b") { digitsEnd -= 1 }
+        var number = 0
+        for index in (token.lowerBound + 1)..<digitsEnd {
+            let digit = line[index]
+            guard digit >= 0x30 && digit <= 0x39 else { return false }
+            number = number * 10 + Int(digit - 0x30)
+        }
+        return digitsEnd > token.lowerBound + 1 && (8...15).contains(number)
     }
 
-    /// The offset of `keyword` as a whole word (after a label's `:` or blanks).
-    private static func word(_ keyword: [UInt8], in lower: [UInt8]) -> Int? {
-        guard lower.count >= keyword.count,
-            let start = (0...(lower.count - keyword.count)).first(where: {
-                lower[$0] == keyword[0] && lower[$0..<$0 + keyword.count].elementsEqual(keyword)
-            })
-        else { return nil }
-        let end = start + keyword.count
-        let before = start == 0 ? space : lower[start - 1]
-        let after = end < lower.count ? lower[end] : space
-        guard before == space || before == tab || before == colon, after == space || after == tab else { return nil }
-        return start
+    /// Whether `line[start..<end]` is `word` in any case.
+    static func equalsLowercased(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ word: StaticString) -> Bool {
+        guard end - start == word.utf8CodeUnitCount else { return false }
+        let bytes = word.utf8Start
+        for offset in 0..<(end - start) where lowercased(line[start + offset]) != bytes[offset] { return false }
+        return true
     }
 
-    /// `"name"`, `'name'`, `` `name` `` or `<name>` after blanks at `offset`.
-    private static func quotedName(after offset: Int, in code: [UInt8]) -> String? {
-        let rest = code[offset...].drop { $0 == space || $0 == tab }
-        guard let open = rest.first, open == doubleQuote || open == singleQuote || open == backquote || open == lessThan
-        else { return nil }
-        let close = open == lessThan ? greaterThan : open
-        let body = rest.dropFirst()
-        guard let end = body.firstIndex(of: close), end > body.startIndex else { return nil }
-        return String(decoding: body[..<end], as: UTF8.self)
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte }
-
-    private static let includeKeyword = Array("%include".utf8)
-    private static let incbinKeyword = Array("incbin".utf8)
+    static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte }
 }
 
-private let newline = UInt8(ascii: "\n")
+/// The words of a line's code: runs of letters, digits and `_.$@`, outside quoted strings,
+/// up to a `;` comment.
+private struct LineTokens {
+    enum Mode { case other, bits, global }
+
+    let line: UnsafeBufferPointer<UInt8>
+    let end: Int
+    private var position: Int
+    /// The number of the word last returned, from 0.
+    private(set) var index = -1
+    var mode = Mode.other
+    var previousWasInt = false
+
+    init(line: UnsafeBufferPointer<UInt8>, start: Int, end: Int) {
+        self.line = line
+        self.end = end
+        position = start
+    }
+
+    mutating func next() -> Range<Int>? {
+        while position < end {
+            let byte = line[position]
+            if byte == semicolon { return nil }
+            if byte == doubleQuote || byte == singleQuote || byte == backquote {
+                skipQuoted(byte)
+                continue
+            }
+            guard Self.isWordByte(byte) else {
+                position += 1
+                continue
+            }
+            let start = position
+            while position < end && Self.isWordByte(line[position]) { position += 1 }
+            index += 1
+            return start..<position
+        }
+        return nil
+    }
+
+    private mutating func skipQuoted(_ quote: UInt8) {
+        position += 1
+        while position < end {
+            let byte = line[position]
+            position += 1
+            if quote == backquote && byte == backslash {
+                position += 1
+            } else if byte == quote {
+                return
+            }
+        }
+    }
+
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        let lower = byte | 0x20
+        return (lower >= 0x61 && lower <= 0x7a) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "$") || byte == UInt8(ascii: "@")
+    }
+}
+
+private let newlineByte = UInt8(ascii: "\n")
 private let carriageReturn = UInt8(ascii: "\r")
 private let space = UInt8(ascii: " ")
 private let tab = UInt8(ascii: "\t")
 private let semicolon = UInt8(ascii: ";")
-private let colon = UInt8(ascii: ":")
-private let comma = UInt8(ascii: ",")
-private let openBracket = UInt8(ascii: "[")
-private let closeBracket = UInt8(ascii: "]")
 private let doubleQuote = UInt8(ascii: "\"")
 private let singleQuote = UInt8(ascii: "'")
 private let backquote = UInt8(ascii: "`")

@@ -78,6 +78,59 @@ package enum Files {
         return (bytes, info)
     }
 
+    /// Hands the regular file at `path` to `body` in chunks of at most `chunk` bytes, so a file
+    /// of any size passes through a small buffer.
+    package static func stream(
+        _ path: String, chunk: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) -> Void
+    ) throws(ReadFailure) {
+        let fd = try openRegular(path)
+        defer { close(fd) }
+        var failure: Int32 = 0
+        withUnsafeTemporaryAllocation(byteCount: chunk, alignment: 16) { buffer in
+            while true {
+                let got = Glibc.read(fd, buffer.baseAddress!, chunk)
+                if got < 0 && errno == EINTR { continue }
+                if got < 0 { failure = errno }
+                if got <= 0 { return }
+                body(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
+            }
+        }
+        if failure != 0 { throw .failed(failure) }
+    }
+
+    /// The SHA-256 of the regular file at `path`, read in chunks.
+    package static func digest(_ path: String) throws(ReadFailure) -> String {
+        var digest = SHA256()
+        try stream(path) { digest.update($0) }
+        return digest.hexDigest()
+    }
+
+    /// Opens a regular file for reading; a FIFO or device is refused, not waited on.
+    private static func openRegular(_ path: String) throws(ReadFailure) -> Int32 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            switch errno {
+            case ENOENT, ENOTDIR: throw .missing
+            case EACCES, EPERM: throw .denied
+            case let code: throw .failed(code)
+            }
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            throw .failed(errno)
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return fd
+        case S_IFDIR:
+            close(fd)
+            throw .directory
+        default:
+            close(fd)
+            throw .notRegular
+        }
+    }
+
     /// Whether `path` names a regular file (following links).
     package static func isRegularFile(_ path: String) -> Bool {
         var info = stat()

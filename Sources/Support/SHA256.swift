@@ -28,11 +28,17 @@ package struct SHA256: Sendable {
         update(Array(bytes))
     }
 
+    /// Adds the bytes of a buffer.
+    package mutating func update(_ buffer: UnsafeRawBufferPointer) {
+        update(buffer: buffer)
+    }
+
     /// Adds a string's UTF-8 bytes and a separator, so fields cannot run into each other.
     package mutating func update(field: String) {
         var text = field
         text.withUTF8 { update(buffer: UnsafeRawBufferPointer($0)) }
-        update(buffer: UnsafeRawBufferPointer(start: [UInt8(0)], count: 1))
+        var separator: UInt8 = 0
+        withUnsafeBytes(of: &separator) { update(buffer: $0) }
     }
 
     private mutating func update(buffer: UnsafeRawBufferPointer) {

@@ -122,3 +122,24 @@ import Testing
         #expect(found[3].path == directory + "/lib/data.bin")
     }
 }
+
+@Suite struct SourceScanStreamingTests {
+    /// The same text fed in chunks of every size finds the same things as in one piece.
+    @Test func chunkBoundariesChangeNothing() {
+        let text = Array(
+            "\u{FEFF}; asmrun: timeout 5\r\nGLOBAL _start, main\r\n%include \"a.inc\"\r\nmsg: db 'x;y', `a\\`;b` ; int 0x80\r\n  incbin \"b.bin\"\r\n  mov r9d, 1\r\n  INT 80h\r\n  syscall"
+                .utf8)
+        let whole = SourceScan(text)
+        for size in 1...text.count {
+            var chunked = SourceScan()
+            for start in stride(from: 0, to: text.count, by: size) {
+                text[start..<min(start + size, text.count)].withUnsafeBytes { chunked.feed($0) }
+            }
+            chunked.finish()
+            #expect(chunked.directives.map(\.text) == ["timeout 5"] && chunked.directives.map(\.line) == [1], "chunks of \(size)")
+            #expect(chunked.includes == ["a.inc", "b.bin"], "chunks of \(size)")
+            #expect(chunked.definesStart && chunked.definesMain && chunked.usesInt80 && chunked.usesSyscall && chunked.names64BitRegister)
+            #expect(chunked.includes == whole.includes && chunked.usesInt80 == whole.usesInt80)
+        }
+    }
+}
