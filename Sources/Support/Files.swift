@@ -85,17 +85,16 @@ package enum Files {
     ) throws(ReadFailure) {
         let fd = try openRegular(path)
         defer { close(fd) }
-        var failure: Int32 = 0
-        withUnsafeTemporaryAllocation(byteCount: chunk, alignment: 16) { buffer in
-            while true {
-                let got = Glibc.read(fd, buffer.baseAddress!, chunk)
-                if got < 0 && errno == EINTR { continue }
-                if got < 0 { failure = errno }
-                if got <= 0 { return }
-                body(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
-            }
+        // On the heap: worker threads have small stacks.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let got = Glibc.read(fd, buffer.baseAddress!, chunk)
+            if got < 0 && errno == EINTR { continue }
+            if got < 0 { throw .failed(errno) }
+            if got == 0 { return }
+            body(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
         }
-        if failure != 0 { throw .failed(failure) }
     }
 
     /// The SHA-256 of the regular file at `path`, read in chunks.
