@@ -34,5 +34,6 @@ package struct CacheMaintenance: Sendable {
     package func clean() {
         Files.removeTree(root + "/objects")
         Files.removeTree(root + "/tmp")
+        unlink(root + "/timings")
     }
 }

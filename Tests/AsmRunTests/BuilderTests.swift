@@ -73,6 +73,18 @@ import Testing
         let reloaded = Timings(cacheRoot: root)
         #expect(reloaded.order(programs) == [1, 2, 3, 0])
     }
+
+    @Test func theTimingsFileStaysBounded() throws {
+        let root = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(root) }
+        var timings = Timings(cacheRoot: root, now: 1_000_000)
+        timings.save(["/s/old.asm": 1], now: 1_000_000)
+        timings.save(["/s/new.asm": 2], now: 1_000_000 + Timings.maxAge + 1)
+        #expect(Timings(cacheRoot: root).seconds.keys.sorted() == ["/s/new.asm"], "not seen for maxAge: dropped")
+        var many = Timings(cacheRoot: root, now: 2_000_000)
+        many.save(Dictionary(uniqueKeysWithValues: (0..<(Timings.maxEntries + 50)).map { ("/s/p\($0).asm", 0.1) }), now: 2_000_000)
+        #expect(Timings(cacheRoot: root).seconds.count == Timings.maxEntries)
+    }
 }
 
 /// Least-recently-used eviction of the build cache.
