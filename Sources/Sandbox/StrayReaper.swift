@@ -76,18 +76,31 @@ final class StrayReaper: Sendable {
     }
 
     /// Children of this process that the registry's launcher is not supervising: orphans handed
-    /// to the subreaper, or children of whatever else shares this process.
+    /// to the subreaper, or children of whatever else shares this process. Found through each
+    /// thread's `children` list, so the cost does not grow with the host's processes; a kernel
+    /// without those lists gets a scan of /proc.
     static func strayChildren(excluding children: ChildRegistry) -> [(pid: pid_t, zombie: Bool, group: pid_t)] {
-        let me = getpid()
-        let entries = (try? Files.list("/proc")) ?? []
-        return entries.compactMap { name in
-            guard let pid = pid_t(name), let bytes = try? Files.read("/proc/\(name)/stat"),
+        candidates().compactMap { pid in
+            guard !children.contains(pid), let bytes = try? Files.read("/proc/\(pid)/stat"),
                 case let stat = String(decoding: bytes, as: UTF8.self),
                 let close = stat.lastIndex(of: ")")
             else { return nil }
             let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-            guard fields.count > 2, pid_t(fields[1]) == me, !children.contains(pid) else { return nil }
+            guard fields.count > 2, pid_t(fields[1]) == getpid() else { return nil }
             return (pid, fields[0] == "Z", pid_t(fields[2]) ?? 0)
         }
+    }
+
+    /// The pids of this process's children, from every thread's list.
+    private static func candidates() -> [pid_t] {
+        guard let threads = try? Files.list("/proc/self/task"), !threads.isEmpty,
+            Files.exists("/proc/self/task/\(threads[0])/children")
+        else { return ((try? Files.list("/proc")) ?? []).compactMap { pid_t($0) } }
+        var pids: [pid_t] = []
+        for thread in threads {
+            guard let list = try? Files.read("/proc/self/task/\(thread)/children") else { continue }
+            pids += list.split(separator: UInt8(ascii: " ")).compactMap { pid_t(String(decoding: $0, as: UTF8.self)) }
+        }
+        return pids
     }
 }
