@@ -7,16 +7,19 @@ package struct Host: Sendable, Equatable {
     package let architecture: String
     /// True when the architecture came from `ASMRUN_HOST_ARCH`.
     package let simulated: Bool
+    /// The real machine's architecture (differs from `architecture` only when simulated).
+    package let machine: String
 
-    package init(architecture: String, simulated: Bool = false) {
+    package init(architecture: String, simulated: Bool = false, machine: String? = nil) {
         self.architecture = architecture
         self.simulated = simulated
+        self.machine = machine ?? architecture
     }
 
     /// The real machine, or the one `ASMRUN_HOST_ARCH` names.
     package init(environment: [String: String]) {
         if let forced = environment["ASMRUN_HOST_ARCH"], !forced.isEmpty {
-            self.init(architecture: Self.normalize(forced), simulated: true)
+            self.init(architecture: Self.normalize(forced), simulated: true, machine: Self.normalize(Self.uname()))
         } else {
             self.init(architecture: Self.normalize(Self.uname()))
         }

@@ -33,7 +33,9 @@ package struct RunCommand: Sendable {
         options.apply(to: &source.settings)
         let toolchain = context.toolchain
         let runner = try Runner.resolve(
-            options.runner, format: source.format, toolchain: toolchain, cpu: source.settings.qemuCPU)
+            options.runner, format: source.format, toolchain: toolchain, policy: try context.runnerPolicy(),
+            cpu: source.settings.qemuCPU)
+        if source.resolvedLink == .cc, let problem = runner.libcProblem(program: options.source) { throw problem }
         let store = try ArtifactStore(options: options.cacheOptions, environment: context.environment, launcher: context.launcher)
         defer { store.close() }
         // Ctrl-C while nasm or the linker runs (in their own process group, out of the terminal's

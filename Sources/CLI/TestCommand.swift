@@ -142,11 +142,12 @@ package struct TestCommand: Sendable {
         let present = Set(programs.compactMap { $0.source?.format })
         var resolved: [ObjectFormat: [Runner]] = [:]
         var noted = false
+        let policy = try context.runnerPolicy()
         for format in ObjectFormat.allCases where present.contains(format) || format == .elf64 {
             var list: [Runner] = []
             for choice in options.runners {
                 do {
-                    let runner = try Runner.resolve(choice, format: format, toolchain: toolchain)
+                    let runner = try Runner.resolve(choice, format: format, toolchain: toolchain, policy: policy)
                     if !list.contains(where: { $0.name == runner.name }) { list.append(runner) }
                 } catch is RunnerUnavailable where choice == .native {
                     if present.contains(format) && !noted {
