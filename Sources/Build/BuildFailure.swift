@@ -59,6 +59,9 @@ package struct BuildFailure: AsmRunError, Equatable {
             if linkMode == .cc && output.contains("undefined reference to `main'") {
                 return "the C driver needs `main`; a program with `_start` links with `--link ld`"
             }
+            if output.contains("cannot find crt1.o") {
+                return "the C library's development files are missing: `apt-get install libc6-dev` (on ARM: libc6-dev-amd64-cross)"
+            }
             if output.contains("skipping incompatible") || output.contains("cannot find -lgcc") {
                 return "32-bit libc programs need the multilib packages: `apt-get install gcc-multilib`"
             }

@@ -32,6 +32,17 @@ import Testing
         #expect(launcher.calls.map(\.executable) == ["nasm", "cc"])
     }
 
+    /// Seen in a fresh Debian with gcc installed without its recommends: libc6-dev is missing.
+    @Test func missingCrt1NamesLibc6Dev() throws {
+        let message = "/usr/bin/ld: cannot find crt1.o: No such file or directory\ncollect2: error: ld returned 1 exit status\n"
+        let launcher = ScriptedLauncher([ok("nasm"), failing("cc", message)])
+        let failure = try #require(throws: BuildFailure.self) { try Builder(launcher: launcher).build(plan, source: "p.asm") }
+        #expect(
+            failure.rendered.hasSuffix(
+                "asmrun: p.asm: link failed; the C library's development files are missing: `apt-get install libc6-dev` (on ARM: libc6-dev-amd64-cross)"
+            ))
+    }
+
     @Test func assemblyFailureStopsBeforeTheLinker() throws {
         let launcher = ScriptedLauncher([failing("nasm", "p.asm:3: error: instruction not supported in 64-bit mode\n")])
         let failure = try #require(throws: BuildFailure.self) { try Builder(launcher: launcher).build(plan, source: "p.asm") }
