@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import Sandbox
 import Source
@@ -67,7 +66,7 @@ package final class ArtifactStore: Sendable {
             return Artifact(executable: executable)
         }
         try builder.build(plan, source: source.path)
-        let staging = root + "/tmp/" + (entry.path as NSString).lastPathComponent + ".\(getpid()).\(index)"
+        let staging = root + "/tmp/" + PathName.lastComponent(of: entry.path) + ".\(getpid()).\(index)"
         if entry.install(executable: executable, staging: staging) { stored.store(true, ordering: .relaxed) }
         return Artifact(executable: executable)
     }

@@ -1,5 +1,5 @@
 import Build
-import Foundation
+import Glibc
 import Report
 import Run
 import Sandbox

@@ -42,14 +42,14 @@ private struct ExpectationParser {
             return try takeContent(line, marker: first)
         }
         closeBlock()
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmingBlanks()
         if trimmed.isEmpty || trimmed.hasPrefix("#") {
             if current == nil && file.cases.isEmpty { file.header.append(line) }
             return
         }
         if trimmed.hasPrefix("[case ") && trimmed.hasSuffix("]") {
             closeCase()
-            let name = String(trimmed.dropFirst("[case ".count).dropLast()).trimmingCharacters(in: .whitespaces)
+            let name = String(trimmed.dropFirst("[case ".count).dropLast()).trimmingBlanks()
             guard !name.isEmpty, !name.contains(":") else { throw fail("a case needs a name without `:`") }
             if file.cases.contains(where: { $0.name == name }) { throw fail("case `\(name)` appears twice") }
             current = TestCase(name: name)
@@ -61,7 +61,7 @@ private struct ExpectationParser {
 
     mutating func finish() throws -> ExpectationFile {
         closeCase()
-        while file.header.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { file.header.removeLast() }
+        while file.header.last?.trimmingBlanks().isEmpty == true { file.header.removeLast() }
         return file
     }
 
@@ -135,7 +135,7 @@ private struct ExpectationParser {
         var runner: String?
         var valueStart = line.index(after: colon)
         if let at = keyPart.firstIndex(of: "@") {
-            key = keyPart[..<at].trimmingCharacters(in: .whitespaces)
+            key = keyPart[..<at].trimmingBlanks()
             // A runner may itself contain `:` (a custom command): the field ends at the last `:`
             // that is followed by nothing or by a space.
             let afterAt = line[line.index(after: at)...]
@@ -147,10 +147,10 @@ private struct ExpectationParser {
                 index = next
             }
             guard end < afterAt.endIndex else { throw fail("expected `field @runner:`") }
-            runner = afterAt[..<end].trimmingCharacters(in: .whitespaces)
+            runner = afterAt[..<end].trimmingBlanks()
             valueStart = afterAt.index(after: end)
         }
-        return (key.trimmingCharacters(in: .whitespaces), runner, line[valueStart...].trimmingCharacters(in: .whitespaces))
+        return (key.trimmingBlanks(), runner, line[valueStart...].trimmingBlanks())
     }
 }
 

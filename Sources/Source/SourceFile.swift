@@ -1,4 +1,3 @@
-import Foundation
 import Support
 
 /// A `.asm` file as asmrun reads it before building: its bytes (read once; the cache key is
@@ -20,12 +19,12 @@ package struct SourceFile: Sendable, Equatable {
 
     /// The directory holding the file (`.` for a bare name).
     package var directory: String {
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathName.directory(of: path)
         return parent.isEmpty ? "." : parent
     }
 
     package var stem: String {
-        ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        PathName.removingExtension(PathName.lastComponent(of: path))
     }
 
     /// The object format to use, from the directive or the source's `bits`.
@@ -76,7 +75,7 @@ package struct SourceFile: Sendable, Equatable {
         for directive in scan.directives {
             try settings.apply(directive.text, at: FileLocation(path, line: directive.line))
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathName.directory(of: path)
         settings.includeDirectories = settings.includeDirectories.map { directory in
             directory.hasPrefix("/") || folder.isEmpty ? directory : folder + "/" + directory
         }

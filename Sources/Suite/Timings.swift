@@ -1,4 +1,3 @@
-import Foundation
 import Support
 
 /// How long each program took last time (build plus all its cases), kept in the cache folder so
