@@ -47,15 +47,11 @@ _asmrun() {
                 COMPREPLY=($(compgen -W "run test doctor cache" -- "$cur"))
                 COMPREPLY+=($(compgen -f -X '!*.asm' -- "$cur") $(compgen -d -S / -- "$cur"))
             fi ;;
-        run)
+        run | test)
+            local options=$run_options
+            [[ $command == test ]] && options=$test_options
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "$run_options" -- "$cur"))
-            else
-                COMPREPLY=($(compgen -f -X '!*.asm' -- "$cur") $(compgen -d -S / -- "$cur"))
-            fi ;;
-        test)
-            if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "$test_options" -- "$cur"))
+                COMPREPLY=($(compgen -W "$options" -- "$cur"))
             else
                 COMPREPLY=($(compgen -f -X '!*.asm' -- "$cur") $(compgen -d -S / -- "$cur"))
             fi ;;
