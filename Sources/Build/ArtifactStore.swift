@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import Sandbox
 import Source
@@ -72,7 +71,7 @@ package final class ArtifactStore: Sendable {
         let executableKey = keys.allSatisfy({ $0 != nil }) ? linkKey(keys.compactMap { $0 }, plan, toolchain) : nil
         if let executableKey, let hit = cachedExecutable(executableKey, plan) {
             trace?("(cached \(executableKey.prefix(12))) \(program.path)")
-            return Artifact(executable: plan.executable, format: plan.format, warnings: hit, notes: notes)
+            return Artifact(executable: plan.executable, format: plan.format, warnings: hit.warnings, notes: notes, dynamic: hit.dynamic)
         }
         var warnings = ""
         for (position, step) in plan.compiles.enumerated() {
@@ -82,20 +81,22 @@ package final class ArtifactStore: Sendable {
             warnings += printed
         }
         warnings += try link(plan, program: program, toolchain: toolchain, builder: builder)
-        if let root, let executable = try? Files.read(plan.executable) {
-            let key = linkKey(keys.compactMap { $0 }, plan, toolchain)
-            store(executable, warnings: warnings, key: key, root: root)
+        let executable = (try? Files.read(plan.executable)) ?? []
+        if let root, !executable.isEmpty {
+            store(executable, warnings: warnings, key: linkKey(keys.compactMap { $0 }, plan, toolchain), root: root)
         }
-        return Artifact(executable: plan.executable, format: plan.format, warnings: warnings, notes: notes)
+        return Artifact(
+            executable: plan.executable, format: plan.format, warnings: warnings, notes: notes,
+            dynamic: ElfSymbols.hasInterpreter(executable))
     }
 
-    /// The executable's entry: written to its private path, warnings returned; `nil` on a miss.
-    private func cachedExecutable(_ key: String, _ plan: BuildPlan) -> String? {
+    /// The executable's entry, written to its private path; `nil` on a miss.
+    private func cachedExecutable(_ key: String, _ plan: BuildPlan) -> (warnings: String, dynamic: Bool)? {
         guard let root else { return nil }
         let entry = CacheEntry(path: root + "/objects/" + key)
         guard let (payload, warnings) = entry.read(), ExecutableFile.write(payload, to: plan.executable) else { return nil }
         entry.touch()
-        return warnings
+        return (warnings, ElfSymbols.hasInterpreter(payload))
     }
 
     /// Stores an entry under `key` (one rename; a failure only loses the caching).

@@ -65,8 +65,12 @@ package struct BuildFailure: AsmRunError, Equatable {
             return
                 "absolute addresses cannot go into a PIE: write `default rel` and `call printf wrt ..plt`, or leave out `-pie` (asmrun links with -no-pie)"
         }
-        if output.contains("skipping incompatible") || output.contains("cannot find -lgcc") || output.contains("cannot find crt1.o") {
+        if output.contains("skipping incompatible") || output.contains("cannot find -lgcc") {
             return "32-bit libc programs need the multilib packages: `apt-get install gcc-multilib`"
+        }
+        if output.contains("cannot find crt1.o") {
+            return
+                "the C library's development files are missing: `apt-get install libc6-dev` (on ARM: libc6-dev-amd64-cross; 32-bit: gcc-multilib)"
         }
         if driver == .cDriver && output.contains("undefined reference to `main'") {
             return "the C driver needs `main`; a program with `_start` links with `--link ld`"
@@ -81,7 +85,7 @@ package struct BuildFailure: AsmRunError, Equatable {
 
     /// The first name in `undefined reference to `NAME'`.
     private static func firstUndefined(_ output: String) -> String? {
-        guard let start = output.range(of: "undefined reference to `")?.upperBound,
+        guard let start = output.firstRange(of: "undefined reference to `")?.upperBound,
             let end = output[start...].firstIndex(of: "'")
         else { return nil }
         return String(output[start..<end])

@@ -1,6 +1,6 @@
-import Foundation
 import Sandbox
 import Source
+import Support
 
 /// One source compiled to one object, as a plain command value.
 package struct CompileStep: Sendable, Equatable {
@@ -39,7 +39,7 @@ package struct BuildPlan: Sendable, Equatable {
             compiles.append(try Self.assemble(source, of: program, format: format, toolchain: toolchain, object: object))
         }
         for (index, source) in program.cSources.enumerated() {
-            let stem = (((source.path as NSString).lastPathComponent) as NSString).deletingPathExtension
+            let stem = PathName.removingExtension(PathName.lastComponent(of: source.path))
             let object = directory + "/\(prefix)c\(index)-\(stem).o"
             compiles.append(try Self.compile(source, of: program, format: format, toolchain: toolchain, object: object))
         }

@@ -22,6 +22,21 @@ package struct ElfSymbols: Sendable, Equatable {
         self = object
     }
 
+    /// Whether an executable names a dynamic loader (a `PT_INTERP` program header): it was linked
+    /// against a shared C library.
+    package static func hasInterpreter(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 52, bytes.starts(with: [0x7f, 0x45, 0x4c, 0x46]) else { return false }
+        let is64 = bytes[4] == 2
+        func integer(_ offset: Int, _ size: Int) -> Int? {
+            guard offset >= 0, offset + size <= bytes.count else { return nil }
+            return (0..<size).reversed().reduce(0) { $0 << 8 | Int(bytes[offset + $1]) }
+        }
+        guard let table = integer(is64 ? 0x20 : 0x1c, is64 ? 8 : 4), let size = integer(is64 ? 0x36 : 0x2a, 2),
+            let count = integer(is64 ? 0x38 : 0x2c, 2), size >= (is64 ? 56 : 32), table <= bytes.count
+        else { return false }
+        return (0..<count).contains { integer(table + $0 * size, 4) == 3 }
+    }
+
     init(format: ObjectFormat?, defined: Set<String> = [], undefined: Set<String> = []) {
         self.format = format
         self.defined = defined
@@ -36,7 +51,7 @@ package struct ElfSymbols: Sendable, Equatable {
         while offset + 60 <= bytes.count {
             let header = bytes[offset..<offset + 60]
             guard
-                let size = Int(String(decoding: header[(offset + 48)..<(offset + 58)], as: UTF8.self).trimmingCharacters(in: .whitespaces))
+                let size = Int(String(decoding: header[(offset + 48)..<(offset + 58)], as: UTF8.self).trimmingBlanks())
             else { return nil }
             let start = offset + 60
             guard size >= 0, start + size <= bytes.count else { return nil }

@@ -5,10 +5,13 @@ import Source
 package struct Toolchain: Sendable {
     package let host: Host
     package let locator: ExecutableLocator
+    /// The user's x86 root for qemu (`QEMU_LD_PREFIX`), used instead of Debian's cross folders.
+    package let qemuPrefix: String?
 
-    package init(host: Host, locator: ExecutableLocator) {
+    package init(host: Host, locator: ExecutableLocator, qemuPrefix: String? = nil) {
         self.host = host
         self.locator = locator
+        self.qemuPrefix = qemuPrefix.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     package func nasm() throws -> String {
@@ -59,11 +62,16 @@ package struct Toolchain: Sendable {
         return path
     }
 
-    /// The sysroot qemu needs (`-L`) to run dynamic x86 programs on a foreign host.
-    /// An ARM host simulated on an x86_64 machine links with the machine's own x86 C library
-    /// (its `x86_64-linux-gnu-gcc` is the native compiler), so qemu must load that one too.
-    package func qemuSysroot(for format: ObjectFormat) -> String? {
-        guard !host.runsNatively(format), !(host.simulated && host.machine == "x86_64") else { return nil }
-        return format == .elf64 ? "/usr/x86_64-linux-gnu" : "/usr/i686-linux-gnu"
+    /// The sysroot qemu needs (`-L`) to run dynamic x86 programs on a foreign host: `QEMU_LD_PREFIX`,
+    /// else Debian's cross libc folder; a host simulated on an x86 machine uses the machine's own.
+    package func qemuSysroot(for format: ObjectFormat) -> QemuSysroot? {
+        guard !host.runsNatively(format) else { return nil }
+        let loader = format == .elf64 ? "/lib64/ld-linux-x86-64.so.2" : "/lib/ld-linux.so.2"
+        if let qemuPrefix { return QemuSysroot(path: qemuPrefix, loader: qemuPrefix + loader, package: nil) }
+        if host.simulated && Host(architecture: host.machine).runsNatively(format) {
+            return QemuSysroot(path: "/", loader: loader, package: format == .elf64 ? "libc6" : "libc6-i386")
+        }
+        let path = format == .elf64 ? "/usr/x86_64-linux-gnu" : "/usr/i686-linux-gnu"
+        return QemuSysroot(path: path, loader: path + loader, package: format == .elf64 ? "libc6-amd64-cross" : "libc6-i386-cross")
     }
 }

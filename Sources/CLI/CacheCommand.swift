@@ -1,5 +1,4 @@
 import Build
-import Foundation
 import Sandbox
 import Support
 

@@ -1,5 +1,4 @@
 import Build
-import Foundation
 import Run
 import Sandbox
 import Source
@@ -11,24 +10,33 @@ package struct DoctorCommand: Sendable {
 
     package init(context: Context) { self.context = context }
 
-    /// Prints the report; 0 when hello.asm can be built and run here.
+    /// Prints the report; 0 exactly when it ends with "ready" (hello.asm and libc programs can be
+    /// built and run here), 1 when it says "not ready".
     package func execute() -> Int32 {
         let toolchain = context.toolchain
         let host = toolchain.host
         var lines = ["host: \(host.architecture)\(host.simulated ? " (simulated by ASMRUN_HOST_ARCH)" : "")"]
         lines += toolLines(toolchain)
-        let runners = runnerLines(toolchain)
+        var missing: [String] = []
+        let policy: RunnerPolicy
+        do {
+            policy = try context.runnerPolicy()
+        } catch {
+            missing.append("\(error)")
+            policy = RunnerPolicy(binfmtFolder: context.environment["ASMRUN_BINFMT_MISC_DIR"] ?? BinfmtMisc.standardFolder)
+        }
+        let runners = runnerLines(toolchain, policy)
         lines += runners.lines
+        lines += Self.binfmtLines(policy.binfmt)
         let build = buildLines(toolchain)
         lines += build.lines
         lines += containmentLines()
-        var missing = build.missing
         if (try? toolchain.nasm()) == nil { missing.append("\(ToolError(tool: "nasm", packages: ["nasm"]))") }
-        lines.append(runners.usable && missing.isEmpty ? "ready: asmrun can build and run programs here" : "not ready:")
+        missing += runners.missing + build.missing
+        lines.append(missing.isEmpty ? "ready: asmrun can build and run programs here" : "not ready:")
         lines += missing.map { "  \($0)" }
         context.console.write(lines.joined(separator: "\n") + "\n")
-        let buildsHello = (try? toolchain.nasm()) != nil && (try? toolchain.linker(for: .elf64)) != nil
-        return runners.usable && buildsHello ? ExitCode.success : ExitCode.failure
+        return missing.isEmpty ? ExitCode.success : ExitCode.failure
     }
 
     private func toolLines(_ toolchain: Toolchain) -> [String] {
@@ -48,23 +56,52 @@ package struct DoctorCommand: Sendable {
             }
     }
 
-    /// The runners per format; `usable` when some runner runs 64-bit programs.
-    private func runnerLines(_ toolchain: Toolchain) -> (lines: [String], usable: Bool) {
+    /// Each runner per format, and what `auto` picks; missing when `auto` cannot run 64-bit
+    /// programs, or qemu lacks the sysroot for libc programs.
+    private func runnerLines(_ toolchain: Toolchain, _ policy: RunnerPolicy) -> (lines: [String], missing: [String]) {
         var lines = ["runners:"]
-        var usable = false
+        var missing: [String] = []
         for format in ObjectFormat.allCases {
-            for choice in [RunnerChoice.native, .qemu] {
+            for choice in [RunnerChoice.native, .qemu, .binfmt] {
                 do {
-                    _ = try Runner.resolve(choice, format: format, toolchain: toolchain)
-                    lines.append("  \(choice) \(format.rawValue): available")
-                    if format == .elf64 { usable = true }
+                    let runner = try Runner.resolve(choice, format: format, toolchain: toolchain, policy: policy)
+                    lines.append("  \(choice) \(format.rawValue): available\(Self.detail(runner))")
+                    if format == .elf64, let problem = runner.libcProblem(program: "a libc program") {
+                        lines.append("    libc programs: \(problem)")
+                        missing.append("\(problem)")
+                    }
                 } catch {
                     lines.append("  \(choice) \(format.rawValue): \(error)")
                 }
             }
         }
-        lines.append("  binfmt_misc: \(binfmtRegistrations())")
-        return (lines, usable)
+        for format in ObjectFormat.allCases {
+            do {
+                let runner = try Runner.resolve(.auto, format: format, toolchain: toolchain, policy: policy)
+                lines.append("  auto \(format.rawValue) picks: \(runner.name)\(autoNote(runner, toolchain.host, format))")
+            } catch {
+                lines.append("  auto \(format.rawValue): \(error)")
+                if format == .elf64 { missing.append("\(error)") }
+            }
+        }
+        return (lines, missing)
+    }
+
+    private static func detail(_ runner: Runner) -> String {
+        switch runner.kind {
+        case .qemu(let path, _, let sysroot?) where sysroot.isPresent:
+            let prefix = sysroot.qemuArguments.isEmpty ? "the machine's own libraries" : "-L \(sysroot.path)"
+            return " (\(path); libc programs: \(prefix))"
+        case .qemu(let path, _, _): return " (\(path))"
+        case .binfmt(let handler, let interpreter): return " (handler \(handler): \(interpreter))"
+        case .native, .custom: return ""
+        }
+    }
+
+    private func autoNote(_ runner: Runner, _ host: Host, _ format: ObjectFormat) -> String {
+        guard !host.runsNatively(format) else { return "" }
+        if context.environment["ASMRUN_RUNNER"].map({ !$0.isEmpty }) ?? false { return " (from ASMRUN_RUNNER)" }
+        return " (ASMRUN_RUNNER=binfmt would pick the kernel's binfmt_misc handler)"
     }
 
     private func buildLines(_ toolchain: Toolchain) -> (lines: [String], missing: [String]) {
@@ -103,18 +140,5 @@ package struct DoctorCommand: Sendable {
         }
         let text = String(decoding: result.stdout + result.stderr, as: UTF8.self)
         return text.split(separator: "\n").first.map(String.init) ?? "version unknown"
-    }
-
-    private func binfmtRegistrations() -> String {
-        let folder = "/proc/sys/fs/binfmt_misc"
-        let names = ((try? Files.list(folder)) ?? [])
-            .filter { $0 != "register" && $0 != "status" }
-        let x86 = names.filter { name in
-            let lower = name.lowercased()
-            return lower.contains("x86") || lower.contains("i386") || lower.contains("rosetta")
-                || lower.contains("fex") || lower.contains("box64")
-        }
-        if x86.isEmpty { return names.isEmpty ? "none registered" : "no x86 handlers (\(names.count) others)" }
-        return x86.sorted().joined(separator: ", ")
     }
 }

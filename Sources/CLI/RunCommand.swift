@@ -1,5 +1,4 @@
 import Build
-import Foundation
 import Glibc
 import Run
 import Sandbox
@@ -39,7 +38,10 @@ package struct RunCommand: Sendable {
         let (program, artifact) = try built.get()
         defer { artifact.release() }
         if !artifact.remarks.isEmpty { context.console.write(artifact.remarks + "\n", to: .error) }
-        let runner = try Runner.resolve(options.runner, format: artifact.format, toolchain: toolchain, cpu: program.settings.qemuCPU)
+        let runner = try Runner.resolve(
+            options.runner, format: artifact.format, toolchain: toolchain, policy: try context.runnerPolicy(),
+            cpu: program.settings.qemuCPU)
+        if artifact.dynamic, let problem = runner.libcProblem(program: program.path) { throw problem }
         if let output = options.output { try ExecutableFile.copy(artifact.executable, to: output) }
         let command = runner.command(
             executable: artifact.executable, argv0: program.argv0, arguments: options.programArguments)

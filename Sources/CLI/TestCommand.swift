@@ -1,5 +1,5 @@
 import Build
-import Foundation
+import Glibc
 import Report
 import Run
 import Sandbox
@@ -146,11 +146,12 @@ package struct TestCommand: Sendable {
         let present = Set(programs.compactMap { $0.program?.format })
         var resolved: [ObjectFormat: [Runner]] = [:]
         var noted = false
+        let policy = try context.runnerPolicy()
         for format in ObjectFormat.allCases {
             var list: [Runner] = []
             for choice in options.runners {
                 do {
-                    let runner = try Runner.resolve(choice, format: format, toolchain: toolchain)
+                    let runner = try Runner.resolve(choice, format: format, toolchain: toolchain, policy: policy)
                     if !list.contains(where: { $0.name == runner.name }) { list.append(runner) }
                 } catch  where !present.contains(format) && format != .elf64 {
                     continue

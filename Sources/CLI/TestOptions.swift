@@ -1,5 +1,5 @@
 import Build
-import Foundation
+import FoundationEssentials
 import Run
 import Source
 import Suite
@@ -89,7 +89,7 @@ package struct TestOptions: Sendable {
 
     static func parseRunners(_ text: String) throws -> [RunnerChoice] {
         var choices: [RunnerChoice] = []
-        for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
+        for part in text.split(separator: ",").map({ $0.trimmingBlanks() }) where !part.isEmpty {
             let expanded: [RunnerChoice] = part == "all" ? [.native, .qemu] : [RunnerChoice(part)]
             for choice in expanded where !choices.contains(choice) { choices.append(choice) }
         }

@@ -18,9 +18,11 @@ enum Usage {
                                      `main`, or for `_start` calling libc (-nostartfiles)
           -l NAME, --link-flags FLAGS
                                      libraries and flags for the link step (-lm, -static, -pie)
-          --runner auto|native|qemu|'CMD ARGS'
-                                     auto: native on x86_64, qemu-x86_64 / qemu-i386 elsewhere;
-                                     any other value is a prefix command given the executable last
+          --runner auto|native|qemu|binfmt|'CMD ARGS'
+                                     auto: native on x86_64, qemu-x86_64 / qemu-i386 elsewhere
+                                     (or what ASMRUN_RUNNER names); binfmt: exec the program and let
+                                     the kernel's binfmt_misc handler (Rosetta, box64, FEX, qemu) run
+                                     it; any other value is a prefix command given the executable last
           -o PATH                    also keep the linked executable at PATH
           --timeout SECONDS          end the program after SECONDS (exit 124)
           --no-cache, --cache-dir DIR
@@ -45,6 +47,11 @@ enum Usage {
 
         ENVIRONMENT
           ASMRUN_HOST_ARCH=aarch64   behave exactly as on an ARM host (qemu runner, cross linker)
+          ASMRUN_RUNNER=binfmt       what `auto` runs with where x86 does not run natively:
+                                     qemu (the default), binfmt, or a command such as box64
+          QEMU_LD_PREFIX=DIR         the x86 root qemu loads libc programs' libraries from
+                                     (default /usr/x86_64-linux-gnu, /usr/i686-linux-gnu)
+          XDG_CACHE_HOME             the build cache is $XDG_CACHE_HOME/asmrun (or ~/.cache/asmrun)
           NO_COLOR                   no colour in output
 
         EXAMPLES
@@ -69,7 +76,7 @@ enum Usage {
         OPTIONS
           --update                 record what the programs do now as their expectations
           -j, --jobs N             parallel jobs (default: the number of cores)
-          --runner LIST            comma-separated: native, qemu, 'CMD ARGS', or all (default: auto)
+          --runner LIST            comma-separated: native, qemu, binfmt, 'CMD ARGS', or all (native,qemu)
           --filter REGEX           only cases whose id (asm/x.asm:case) matches
           --list                   print the case ids and exit
           --shard K/N              run only the K-th of N stable slices of the programs

@@ -47,14 +47,14 @@ private struct ExpectationParser {
             return try takeContent(line, marker: first)
         }
         closeBlock()
-        let trimmed = line.trimmingBlanks
+        let trimmed = line.trimmingBlanks()
         if trimmed.isEmpty || trimmed.hasPrefix("#") {
             if current == nil && file.cases.isEmpty { file.header.append(line) }
             return
         }
         if trimmed.hasPrefix("[case ") && trimmed.hasSuffix("]") {
             closeCase()
-            let name = String(trimmed.dropFirst("[case ".count).dropLast()).trimmingBlanks
+            let name = String(trimmed.dropFirst("[case ".count).dropLast()).trimmingBlanks()
             guard !name.isEmpty, !name.contains(":") else { throw fail("a case needs a name without `:`") }
             if file.cases.contains(where: { $0.name == name }) { throw fail("case `\(name)` appears twice") }
             current = TestCase(name: name)
@@ -66,7 +66,7 @@ private struct ExpectationParser {
 
     mutating func finish() throws -> ExpectationFile {
         closeCase()
-        while file.header.last?.trimmingBlanks.isEmpty == true { file.header.removeLast() }
+        while file.header.last?.trimmingBlanks().isEmpty == true { file.header.removeLast() }
         return file
     }
 
@@ -103,7 +103,7 @@ private struct ExpectationParser {
     /// `out.txt` from `file out.txt`: a relative path inside the case folder.
     private func fileName(after prefix: String, in key: String) throws -> String? {
         guard key.hasPrefix(prefix) else { return nil }
-        let name = key.dropFirst(prefix.count).trimmingBlanks
+        let name = key.dropFirst(prefix.count).trimmingBlanks()
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
         guard !name.isEmpty, !name.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
             !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "\\" })
@@ -170,7 +170,7 @@ private struct ExpectationParser {
         var runner: String?
         var valueStart = line.index(after: colon)
         if let at = keyPart.firstIndex(of: "@") {
-            key = keyPart[..<at].trimmingBlanks
+            key = keyPart[..<at].trimmingBlanks()
             // A runner may itself contain `:` (a custom command): the field ends at the last `:`
             // that is followed by nothing or by a space.
             let afterAt = line[line.index(after: at)...]
@@ -182,10 +182,10 @@ private struct ExpectationParser {
                 index = next
             }
             guard end < afterAt.endIndex else { throw fail("expected `field @runner:`") }
-            runner = afterAt[..<end].trimmingBlanks
+            runner = afterAt[..<end].trimmingBlanks()
             valueStart = afterAt.index(after: end)
         }
-        return (key.trimmingBlanks, runner, line[valueStart...].trimmingBlanks)
+        return (key.trimmingBlanks(), runner, line[valueStart...].trimmingBlanks())
     }
 }
 

@@ -1,4 +1,3 @@
-import Foundation
 import Support
 
 /// A program's `.expect` file: its cases with their inputs and recorded results.
@@ -34,7 +33,7 @@ package struct ExpectationFile: Sendable, Equatable {
 
     /// `asm/hello.expect` for `asm/hello.asm`.
     package static func path(for source: String) -> String {
-        (source as NSString).deletingPathExtension + ".expect"
+        PathName.removingExtension(source) + ".expect"
     }
 
     /// Reads a file; a missing file is `nil`, a malformed one an error naming its line.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Decides the verdict of one case under one runner: pass, fail, timeout or xfail are decided
 /// here and nowhere else.
 package struct Judge: Sendable {

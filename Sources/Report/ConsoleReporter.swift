@@ -1,5 +1,4 @@
 import Compare
-import Foundation
 import Suite
 import Support
 import Synchronization
@@ -48,7 +47,7 @@ package final class ConsoleReporter: Sendable {
         var text = ""
         for result in report.results where !result.isSuccess && result.status != .skip {
             let location = result.location ?? FileLocation(report.program, line: 1)
-            let message = "\(report.id) [\(result.runner)]: \(result.message)".replacingOccurrences(of: "\n", with: "%0A")
+            let message = "\(report.id) [\(result.runner)]: \(result.message)".replacing("\n", with: "%0A")
             text += "::error file=\(location.path),line=\(location.line ?? 1)::\(message)\n"
         }
         return text

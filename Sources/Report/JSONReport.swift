@@ -1,5 +1,5 @@
 import Compare
-import Foundation
+import FoundationEssentials
 import Suite
 
 /// The JSON report (`--json`): schema `asmrun-report/1`, documented in README.md.

@@ -1,5 +1,4 @@
 import Compare
-import Foundation
 import Suite
 
 /// JUnit XML: one `<testsuite>` per program, one `<testcase>` per case and runner; the failure

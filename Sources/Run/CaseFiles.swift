@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import Support
 
@@ -62,7 +61,7 @@ enum CaseFiles {
     }
 
     private static func write(_ bytes: [UInt8], to path: String, name: String) throws {
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathName.directory(of: path)
         guard Files.makeDirectories(parent), FileCopy.write(bytes, to: path, mode: 0o644) else {
             throw FileError(
                 path: name, problem: "cannot be put into the case folder (\(errorText()))", fix: "check the scratch folder (TMPDIR)",

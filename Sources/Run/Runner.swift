@@ -1,62 +1,21 @@
 import Build
-import Foundation
 import Sandbox
 import Source
 import Support
-
-/// What the user asked to run programs with: `auto`, `native`, `qemu`, or a prefix command.
-package enum RunnerChoice: Sendable, Equatable, Hashable, CustomStringConvertible {
-    /// Native on an x86 host, qemu elsewhere.
-    case auto
-    /// exec the program directly.
-    case native
-    /// qemu-user for the program's format.
-    case qemu
-    /// A prefix command that gets the executable as its last argument (box64, FEX, a wrapper).
-    case custom(String)
-
-    package init(_ text: String) {
-        switch text {
-        case "auto": self = .auto
-        case "native": self = .native
-        case "qemu": self = .qemu
-        default: self = .custom(text)
-        }
-    }
-
-    /// The name used in reports and expectations (`native`, `qemu`, or the command text).
-    package var description: String {
-        switch self {
-        case .auto: "auto"
-        case .native: "native"
-        case .qemu: "qemu"
-        case .custom(let text): text
-        }
-    }
-}
-
-/// Why a runner cannot be used here.
-package struct RunnerUnavailable: AsmRunError, Equatable {
-    /// The runner as the user named it.
-    package let runner: String
-    package let reason: String
-    package let fix: String?
-
-    package var category: ErrorCategory { .environment }
-    package var problem: String { "\(runner) runner unavailable: \(reason)" }
-}
 
 /// A decided way to run an executable of one format, able to build its command line.
 package struct Runner: Sendable, Equatable {
     /// How the executable is started.
     package enum Kind: Sendable, Equatable {
         case native
-        /// Under qemu-user: its path, `-cpu` model and `-L` sysroot.
-        case qemu(path: String, cpu: String?, sysroot: String?)
+        /// Under qemu-user: its path, `-cpu` model and the sysroot for libc programs.
+        case qemu(path: String, cpu: String?, sysroot: QemuSysroot?)
+        /// exec'd directly; the kernel hands it to this binfmt_misc handler.
+        case binfmt(handler: String, interpreter: String)
         case custom([String])
     }
 
-    /// `native`, `qemu` or the custom command text: the name in reports and expectations.
+    /// `native`, `qemu`, `binfmt` or the custom command text: the name in reports and expectations.
     package let name: String
     /// How the executable is started.
     package let kind: Kind
@@ -68,12 +27,13 @@ package struct Runner: Sendable, Equatable {
 
     /// Decides the runner for a choice, a program format and the host.
     package static func resolve(
-        _ choice: RunnerChoice, format: ObjectFormat, toolchain: Toolchain, cpu: String? = nil
+        _ choice: RunnerChoice, format: ObjectFormat, toolchain: Toolchain, policy: RunnerPolicy = RunnerPolicy(),
+        cpu: String? = nil
     ) throws -> Runner {
         switch choice {
         case .auto:
-            let concrete: RunnerChoice = toolchain.host.runsNatively(format) ? .native : .qemu
-            return try resolve(concrete, format: format, toolchain: toolchain, cpu: cpu)
+            let concrete = toolchain.host.runsNatively(format) ? .native : policy.foreign
+            return try resolve(concrete, format: format, toolchain: toolchain, policy: policy, cpu: cpu)
         case .native:
             guard toolchain.host.runsNatively(format) else {
                 throw RunnerUnavailable(
@@ -84,28 +44,42 @@ package struct Runner: Sendable, Equatable {
             return Runner(name: "native", kind: .native)
         case .qemu:
             let path = try toolchain.qemu(for: format)
-            let sysroot = toolchain.qemuSysroot(for: format).flatMap {
-                Files.exists($0) ? $0 : nil
-            }
-            return Runner(name: "qemu", kind: .qemu(path: path, cpu: cpu, sysroot: sysroot))
+            return Runner(name: "qemu", kind: .qemu(path: path, cpu: cpu, sysroot: toolchain.qemuSysroot(for: format)))
+        case .binfmt:
+            return try binfmt(format: format, host: toolchain.host, registry: policy.binfmt)
         case .custom(let text):
-            let words: [String]
-            do {
-                words = try ShellWords.split(text)
-            } catch {
-                throw RunnerUnavailable(runner: text, reason: "\(error)", fix: "close the quote in --runner")
-            }
-            guard !words.isEmpty else {
-                throw RunnerUnavailable(
-                    runner: "''", reason: "the runner command is empty", fix: "name native, qemu or a command such as `box64`")
-            }
-            guard toolchain.locator.find(words[0]) != nil else {
-                throw RunnerUnavailable(
-                    runner: text, reason: "\(words[0]) not found on PATH",
-                    fix: "install it, give its full path, or use native or qemu")
-            }
-            return Runner(name: text, kind: .custom(words))
+            return try custom(text, locator: toolchain.locator)
         }
+    }
+
+    /// A registered, enabled binfmt_misc handler for `format` on a host that needs one.
+    static func binfmt(format: ObjectFormat, host: Host, registry: BinfmtMisc) throws -> Runner {
+        guard !host.runsNatively(format) else {
+            throw RunnerUnavailable(
+                runner: "binfmt",
+                reason: "\(format.rawValue) programs run natively on an \(host.architecture) host, without a binfmt_misc handler",
+                fix: "use `--runner native`")
+        }
+        let handler = try registry.handler(for: format).get()
+        return Runner(name: "binfmt", kind: .binfmt(handler: handler.name, interpreter: handler.interpreter))
+    }
+
+    private static func custom(_ text: String, locator: ExecutableLocator) throws -> Runner {
+        let words: [String]
+        do {
+            words = try ShellWords.split(text)
+        } catch {
+            throw RunnerUnavailable(runner: text, reason: "\(error)", fix: "close the quote in --runner")
+        }
+        guard !words.isEmpty else {
+            throw RunnerUnavailable(
+                runner: "''", reason: "the runner command is empty", fix: "name native, qemu, binfmt or a command such as `box64`")
+        }
+        guard locator.find(words[0]) != nil else {
+            throw RunnerUnavailable(
+                runner: text, reason: "\(words[0]) not found on PATH", fix: "install it, give its full path, or use native or qemu")
+        }
+        return Runner(name: text, kind: .custom(words))
     }
 
     /// The same runner with a program's qemu `-cpu` model applied (other runners are unchanged).
@@ -117,12 +91,12 @@ package struct Runner: Sendable, Equatable {
     /// The command that runs `executable` with `arguments`, showing it `argv0` where possible.
     package func command(executable: String, argv0: String, arguments: [String]) -> Command {
         switch kind {
-        case .native:
+        case .native, .binfmt:
             return Command(executable, arguments, argv0: argv0)
         case .qemu(let path, let cpu, let sysroot):
             var prefix: [String] = []
             if let cpu { prefix += ["-cpu", cpu] }
-            if let sysroot { prefix += ["-L", sysroot] }
+            prefix += sysroot?.qemuArguments ?? []
             return Command(path, prefix + ["-0", argv0, executable] + arguments)
         case .custom(let words):
             return Command(words[0], Array(words.dropFirst()) + [executable] + arguments)
@@ -130,8 +104,23 @@ package struct Runner: Sendable, Equatable {
     }
 
     /// qemu prints its own line when the guest dies by a signal; it is not the program's output.
+    /// A binfmt handler may be qemu-user-binfmt, which prints the same line.
     package var noiseFilter: LineFilter? {
-        if case .qemu = kind { return LineFilter(droppingLinesStartingWith: "qemu: uncaught target signal") }
-        return nil
+        switch kind {
+        case .qemu, .binfmt: LineFilter(droppingLinesStartingWith: "qemu: uncaught target signal")
+        case .native, .custom: nil
+        }
+    }
+
+    /// Why a program that links libc dynamically cannot run under this runner, or `nil`: under
+    /// qemu on a foreign host the sysroot must hold the x86 dynamic loader.
+    package func libcProblem(program: String) -> RunnerUnavailable? {
+        guard case .qemu(_, _, let sysroot?) = kind, !sysroot.isPresent else { return nil }
+        let fix =
+            sysroot.package.map { "install it with `apt-get install \($0)`, or point QEMU_LD_PREFIX at an x86 root file system" }
+            ?? "point QEMU_LD_PREFIX at an x86 root file system that has it"
+        return RunnerUnavailable(
+            runner: name, reason: "\(program) uses libc, and the x86 loader qemu needs for it, \(sysroot.loader), is missing",
+            fix: fix)
     }
 }

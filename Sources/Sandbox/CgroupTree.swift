@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import Support
 import Synchronization
@@ -78,7 +77,7 @@ struct CgroupTree: Sendable {
 
     private static func read(_ path: String) -> String? {
         guard let data = try? Files.read(path) else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(decoding: data, as: UTF8.self).trimmingWhitespace()
     }
 
     private static func write(_ text: String, to path: String) -> Bool {

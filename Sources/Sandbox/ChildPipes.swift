@@ -1,5 +1,4 @@
 import CAsmRunSpawn
-import Foundation
 import Glibc
 
 /// The descriptors between asmrun and one child: the child's ends (dup'ed onto 0, 1, 2 and then

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Support
 
 /// Everything with side effects that a command needs: environment, processes and the terminal.

@@ -1,6 +1,6 @@
 import CAsmRunSpawn
-import Foundation
 import Glibc
+import Support
 import Synchronization
 
 /// Ctrl-C and SIGTERM for one run: each interrupt kills the run's children (the registry's, and
@@ -71,13 +71,18 @@ private final class InterruptDispatch: Sendable {
         var fds: [Int32] = [-1, -1]
         guard asmrun_pipe_cloexec(&fds) == 0 else { return -1 }
         let readEnd = fds[0]
-        Thread.detachNewThread { [self] in
+        let reading = DetachedThread.start(stackSize: 256 << 10) { [self] in
             var byte: UInt8 = 0
             while read(readEnd, &byte, 1) == 1 {
                 let subscribers = state.withLock { Array($0.subscribers.values) }
                 for subscriber in subscribers { subscriber() }
             }
             close(readEnd)
+        }
+        guard reading else {
+            close(readEnd)
+            close(fds[1])
+            return -1
         }
         _ = asmrun_catch_interrupts(fds[1])
         return fds[1]

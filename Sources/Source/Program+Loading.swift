@@ -1,4 +1,3 @@
-import Foundation
 import Support
 
 extension Program {
@@ -7,7 +6,7 @@ extension Program {
         case assembly, c, prebuilt
 
         package init?(path: String) {
-            switch Paths.pathExtension(path).lowercased() {
+            switch PathName.pathExtension(of: path).lowercased() {
             case "asm", "nasm", "s": self = .assembly
             case "c": self = .c
             case "o", "a": self = .prebuilt
@@ -33,7 +32,7 @@ extension Program {
         }
         let main = try SourceFile.load(first)
         var program = Program(
-            path: first, name: ((first as NSString).lastPathComponent as NSString).deletingPathExtension, isFolder: false,
+            path: first, name: PathName.removingExtension(PathName.lastComponent(of: first)), isFolder: false,
             assembly: [main])
         try program.add(paths.filter { $0 != first } + main.settings.sources)
         return try program.validated()
@@ -48,14 +47,14 @@ extension Program {
         var sources = try found.assembly.map(SourceFile.load)
         let helpers = Set(sources.flatMap { $0.dependencies().compactMap(\.path) }.map(ProgramFolder.standardize))
         sources.removeAll { $0.settings.includeOnly || helpers.contains(ProgramFolder.standardize($0.path)) }
-        let name = ((folder as NSString).standardizingPath as NSString).lastPathComponent
+        let name = PathName.lastComponent(of: ProgramFolder.standardize(folder))
         let cSources = try found.c.map(CSourceFile.load)
         let entries = sources.filter { $0.definesStart || $0.definesMain }
         guard let main = sources.first(where: { $0.stem == name }) ?? entries.first ?? sources.first else {
             throw FileError(path: folder, problem: "holds no .asm source", fix: "name a folder with the program's .asm files")
         }
         if entries.count > 1 && !cSources.contains(where: \.definesMain) {
-            let names = entries.map { ($0.path as NSString).lastPathComponent }.joined(separator: ", ")
+            let names = entries.map { PathName.lastComponent(of: $0.path) }.joined(separator: ", ")
             throw FileError(
                 path: folder, problem: "holds several programs (\(names) each define an entry point)",
                 fix: "run one of them, or test them all with `asmrun test \(folder)`")

@@ -1,4 +1,3 @@
-import Foundation
 import Support
 
 /// A C file of a program, read once: its digest (for the cache) and whether it has `main`.
@@ -24,13 +23,24 @@ package struct CSourceFile: Sendable, Equatable {
 
     /// `main(` as a word, outside a `//` comment.
     private static func findsMain(_ text: String) -> Bool {
-        text.split(separator: "\n").contains { line in
-            let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            guard let range = code.range(of: "main") else { return false }
-            let before = code[..<range.lowerBound].last
-            let after = code[range.upperBound...].drop { $0 == " " || $0 == "\t" }.first
-            return after == "(" && (before.map { !($0.isLetter || $0.isNumber || $0 == "_") } ?? true)
+        let bytes = Array(text.utf8)
+        let main = Array("main".utf8)
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            let code = line.firstRange(of: Array("//".utf8)).map { line[..<$0.lowerBound] } ?? line[...]
+            var from = code.startIndex
+            while let found = code[from...].firstRange(of: main) {
+                let before = found.lowerBound > code.startIndex ? code[found.lowerBound - 1] : UInt8(ascii: " ")
+                let after = code[found.upperBound...].drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.first
+                if after == UInt8(ascii: "("), !isIdentifierByte(before) { return true }
+                from = found.upperBound
+            }
         }
+        return false
+    }
+
+    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        let lower = byte | 0x20
+        return (lower >= 0x61 && lower <= 0x7a) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "_") || byte >= 0x80
     }
 }
 

@@ -1,4 +1,3 @@
-import Foundation
 import Support
 
 /// A `.asm` file as asmrun reads it before building, in one streaming pass: the digest of its
@@ -26,12 +25,12 @@ package struct SourceFile: Sendable, Equatable {
 
     /// The directory holding the file (`.` for a bare name).
     package var directory: String {
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathName.directory(of: path)
         return parent.isEmpty ? "." : parent
     }
 
     package var stem: String {
-        ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        PathName.removingExtension(PathName.lastComponent(of: path))
     }
 
     /// The object format to use: the directive or `-f`, else `bits 32`, else 32-bit when the
@@ -110,7 +109,7 @@ package struct SourceFile: Sendable, Equatable {
         for directive in scan.directives {
             try settings.apply(directive.text, at: FileLocation(path, line: directive.line))
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathName.directory(of: path)
         let relative = { (name: String) in name.hasPrefix("/") || folder.isEmpty ? name : folder + "/" + name }
         settings.includeDirectories = settings.includeDirectories.map(relative)
         settings.sources = settings.sources.map(relative)

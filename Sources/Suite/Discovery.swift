@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import Source
 import Support
@@ -94,13 +93,13 @@ struct Discovery {
 
     /// `.asm` and `.nasm`, in any case.
     static func isProgramFile(_ name: String) -> Bool {
-        let suffix = Paths.pathExtension(name).lowercased()
+        let suffix = PathName.pathExtension(of: name).lowercased()
         return suffix == "asm" || suffix == "nasm"
     }
 
     /// Why a file that looks like a source is not a program on its own.
     private static func skipReason(_ name: String) -> String? {
-        switch Paths.pathExtension(name).lowercased() {
+        switch PathName.pathExtension(of: name).lowercased() {
         case "s": "a .s file may be GNU as: name it, or list it with `; asmrun: with`"
         case "inc", "mac": "an include file"
         case "c": "a C file without `main`, outside a program folder: list it with `; asmrun: with`"
@@ -111,13 +110,13 @@ struct Discovery {
     /// A folder that is one program: a C file with `main` beside assembly sources, or
     /// `FOLDER.expect` in it without a `FOLDER.asm`.
     private static func isProgramFolder(_ directory: String, names: [String], join: (String) -> String) -> Bool {
-        let base = ((directory as NSString).standardizingPath as NSString).lastPathComponent
+        let base = PathName.lastComponent(of: ProgramFolder.standardize(directory))
         if names.contains(base + ".expect")
-            && !names.contains(where: { isProgramFile($0) && Paths.deletingExtension($0) == base })
+            && !names.contains(where: { isProgramFile($0) && PathName.removingExtension($0) == base })
         {
             return true
         }
-        let drivers = names.filter { Paths.pathExtension($0).lowercased() == "c" }
+        let drivers = names.filter { PathName.pathExtension(of: $0).lowercased() == "c" }
         guard drivers.contains(where: { (try? CSourceFile.load(join($0)))?.definesMain == true }) else { return false }
         return !ProgramFolder.scan(directory).assembly.isEmpty
     }

@@ -143,6 +143,13 @@ package final class SuiteRunner: Sendable {
                     lease.done()
                     continue
                 }
+                if artifact.dynamic, let problem = runner.libcProblem(program: program.path) {
+                    var result = RunnerResult(runner: runner.name, status: .error, message: problem.message)
+                    result.location = FileLocation(program.path, line: 1)
+                    complete(slot, runnerIndex, result)
+                    lease.done()
+                    continue
+                }
                 pool.submit(urgent: true) { [self] in
                     defer { lease.done() }
                     guard !isCancelled else { return }

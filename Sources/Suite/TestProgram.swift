@@ -1,5 +1,4 @@
 import Compare
-import Foundation
 import Source
 import Support
 
@@ -44,9 +43,9 @@ package struct TestProgram: Sendable {
         path = location.path
         let base: String
         switch location {
-        case .file(let file): base = (file as NSString).deletingPathExtension
+        case .file(let file): base = PathName.removingExtension(file)
         case .folder(let folder):
-            let name = ((folder as NSString).standardizingPath as NSString).lastPathComponent
+            let name = PathName.lastComponent(of: ProgramFolder.standardize(folder))
             base = (folder.hasSuffix("/") ? folder : folder + "/") + name
         }
         expectationPath = base + ".expect"

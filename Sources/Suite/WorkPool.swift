@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Support
 import Synchronization
 
 /// A fixed set of worker threads (not the Swift concurrency pool: jobs block in `poll` and
@@ -33,13 +33,20 @@ final class WorkPool: Sendable {
     func run() {
         let idle = state.withLock { $0.pending == 0 }
         if idle { return }
-        for _ in 0..<workers {
-            let thread = Thread { [self] in work() }
-            thread.stackSize = 1 << 20
-            thread.start()
-        }
+        let started = (0..<workers).filter { _ in DetachedThread.start(stackSize: 1 << 20) { [self] in work() } }.count
+        guard started > 0 else { return drainHere() }
         done.wait()
         for _ in 0..<workers { available.signal() }
+    }
+
+    /// Without any worker thread (the system refused them all): every job on the calling thread.
+    private func drainHere() {
+        while let job = state.withLock({ state -> Job? in
+            if !state.urgent.isEmpty { return state.urgent.removeFirst() }
+            return state.normal.isEmpty ? nil : state.normal.removeFirst()
+        }) {
+            job()
+        }
     }
 
     private func work() {

@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 
 /// Replaces files by writing a sibling temporary file and renaming it over the target, so a
@@ -7,8 +6,8 @@ package enum AtomicFile {
     /// Writes `bytes` to `path` atomically with `mode` permissions. Executables are written
     /// through `Sandbox`'s `ExecutableFile`, which keeps the write apart from spawns.
     package static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        let directory = PathName.directory(of: path)
+        let name = PathName.lastComponent(of: path)
         let (fd, temporary) = try createSibling(of: path, in: directory.isEmpty ? "." : directory, name: name)
         var ok = writeAll(bytes, to: fd)
         ok = ok && fchmod(fd, mode) == 0 && fsync(fd) == 0

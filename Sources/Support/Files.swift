@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 
 /// Reading the files asmrun is given, in one open: the file is checked on its descriptor (a FIFO
@@ -160,7 +159,7 @@ package enum Files {
     /// Creates `path` and any missing parents; true when it is a directory afterwards.
     package static func makeDirectories(_ path: String) -> Bool {
         if mkdir(path, 0o755) == 0 || isDirectory(path) { return true }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathName.directory(of: path)
         guard errno == ENOENT, !parent.isEmpty, parent != path, makeDirectories(parent) else { return false }
         return mkdir(path, 0o755) == 0 || isDirectory(path)
     }

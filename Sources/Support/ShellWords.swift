@@ -1,5 +1,3 @@
-import Foundation
-
 /// Splitting and quoting of shell-like words, for `--runner 'CMD ARGS'` and `args:` lines.
 package enum ShellWords {
     /// An error in a quoted string.
@@ -52,6 +50,6 @@ package enum ShellWords {
     package static func quote(_ word: String) -> String {
         let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%")
         if !word.isEmpty && word.allSatisfy({ safe.contains($0) }) { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return "'" + word.replacing("'", with: "'\\''") + "'"
     }
 }

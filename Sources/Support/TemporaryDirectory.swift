@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 
 /// A private directory under `$TMPDIR` (or `/tmp`) that is removed, whatever is in it.

@@ -26,6 +26,20 @@ import Testing
         #expect(failure.rendered.contains("asmrun: p.asm: link failed; absolute addresses cannot go into a PIE: write `default rel`"))
     }
 
+    /// Seen in a fresh Debian with gcc installed without its recommends: libc6-dev is missing.
+    @Test func missingCrt1NamesLibc6Dev() throws {
+        let message = "/usr/bin/ld: cannot find crt1.o: No such file or directory\ncollect2: error: ld returned 1 exit status\n"
+        let failure = try #require(throws: BuildFailure.self) {
+            try Builder(launcher: ScriptedLauncher([failing("cc", message)])).run(Command("cc"), stage: .link, source: "p.asm") {
+                BuildFailure.linkHint($0, driver: .cDriver, objects: [])
+            }
+        }
+        #expect(
+            failure.rendered.hasSuffix(
+                "asmrun: p.asm: link failed; the C library's development files are missing: `apt-get install libc6-dev` (on ARM: libc6-dev-amd64-cross; 32-bit: gcc-multilib)"
+            ))
+    }
+
     @Test func aMissingSymbolNamesWhoNeedsIt() throws {
         let output = "/usr/bin/ld: /tmp/1-0-main.o: in function `_start':\nmain.asm:(.text+0x5): undefined reference to `triple'\n"
         let objects = [

@@ -5,6 +5,7 @@ import Testing
 @testable import CLI
 @testable import Run
 @testable import Sandbox
+@testable import Support
 
 /// The nasm, ld, cc and qemu command lines, built without spawning anything.
 @Suite struct CommandLineTests {
@@ -48,11 +49,13 @@ import Testing
     @Test func runnerCommandLines() throws {
         let native = Runner(name: "native", kind: .native)
         #expect(native.command(executable: "/b/hello", argv0: "./hello", arguments: ["a"]) == Command("/b/hello", ["a"], argv0: "./hello"))
-        let qemu = Runner(name: "qemu", kind: .qemu(path: "/usr/bin/qemu-x86_64", cpu: nil, sysroot: "/usr/x86_64-linux-gnu"))
-            .withCPU("qemu64")
+        let root = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(root) }
+        let sysroot = QemuSysroot(path: root, loader: root + "/lib64/ld-linux-x86-64.so.2", package: nil)
+        let qemu = Runner(name: "qemu", kind: .qemu(path: "/usr/bin/qemu-x86_64", cpu: nil, sysroot: sysroot)).withCPU("qemu64")
         #expect(
             qemu.command(executable: "/b/hello", argv0: "./hello", arguments: ["a"]).arguments
-                == ["-cpu", "qemu64", "-L", "/usr/x86_64-linux-gnu", "-0", "./hello", "/b/hello", "a"])
+                == ["-cpu", "qemu64", "-L", root, "-0", "./hello", "/b/hello", "a"])
         let custom = Runner(name: "box64 --quiet", kind: .custom(["box64", "--quiet"]))
         #expect(custom.command(executable: "./hello", argv0: "./hello", arguments: ["x"]) == Command("box64", ["--quiet", "./hello", "x"]))
         #expect(native.noiseFilter == nil)

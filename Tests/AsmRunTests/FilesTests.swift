@@ -40,14 +40,3 @@ import Testing
         #expect(String(decoding: stat, as: UTF8.self).hasPrefix("\(getpid()) "))
     }
 }
-
-@Suite struct PathsTests {
-    @Test func extensionsAndComponentsAsNSStringGivesThem() {
-        for path in ["x/prog.asm", "prog.ASM", "x.y/Makefile", ".hidden", "a/b/", "a.b.c", "/", "plain", "dir/.nasm", "t.tar.gz"] {
-            let ns = path as NSString
-            #expect(Paths.pathExtension(path) == ns.pathExtension, "\(path)")
-            #expect(Paths.lastComponent(path) == ns.lastPathComponent, "\(path)")
-            #expect(Paths.deletingExtension(path) == ns.deletingPathExtension || path.hasSuffix("/"), "\(path)")
-        }
-    }
-}

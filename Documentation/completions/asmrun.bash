@@ -1,0 +1,63 @@
+# bash completion for asmrun(1): subcommands, options and their values, .asm files.
+_asmrun() {
+    local cur prev words cword
+    if declare -F _init_completion >/dev/null; then
+        _init_completion || return
+    else
+        cur=${COMP_WORDS[COMP_CWORD]}
+        prev=${COMP_WORDS[COMP_CWORD - 1]}
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+    fi
+    local run_options="-f --format -I -D --link -l --link-flags --runner -o --timeout --no-cache --cache-dir -v --verbose -h --help --version"
+    local test_options="--update -j --jobs --runner --filter --list --shard --fail-fast --timeout --output-limit --junit --json --no-isolation --no-cache --cache-dir -v --verbose -h --help"
+    local command="" i
+    for ((i = 1; i < cword; i++)); do
+        if [[ ${words[i]} == -- ]]; then
+            COMPREPLY=($(compgen -f -- "$cur")) # the program's own arguments
+            return
+        fi
+    done
+    for ((i = 1; i < cword; i++)); do
+        case ${words[i]} in
+            run | test | doctor | cache) command=${words[i]}; break ;;
+            -*) ;;
+            *) command=run; break ;;
+        esac
+    done
+    case $prev in
+        -f | --format) COMPREPLY=($(compgen -W "elf64 elf32" -- "$cur")); return ;;
+        --link) COMPREPLY=($(compgen -W "auto ld cc" -- "$cur")); return ;;
+        --runner)
+            if [[ $command == test ]]; then
+                COMPREPLY=($(compgen -W "auto native qemu binfmt all native,qemu" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -W "auto native qemu binfmt" -- "$cur"))
+            fi
+            return ;;
+        -I | --cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        -o | --junit | --json) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -D | -l | --link-flags | --timeout | -j | --jobs | --filter | --shard | --output-limit) return ;;
+    esac
+    case $command in
+        "")
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "$run_options" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -W "run test doctor cache" -- "$cur"))
+                COMPREPLY+=($(compgen -f -X '!*.asm' -- "$cur") $(compgen -d -S / -- "$cur"))
+            fi ;;
+        run | test)
+            local options=$run_options
+            [[ $command == test ]] && options=$test_options
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "$options" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -f -X '!*.asm' -- "$cur") $(compgen -d -S / -- "$cur"))
+            fi ;;
+        cache) COMPREPLY=($(compgen -W "info clean --cache-dir" -- "$cur")) ;;
+    esac
+    [[ ${COMPREPLY[*]} == */ ]] && compopt -o nospace 2>/dev/null
+    return 0
+}
+complete -F _asmrun asmrun

@@ -1,0 +1,64 @@
+# fish completion for asmrun(1): subcommands, options and their values, .asm files.
+function __asmrun_no_command
+    for word in (commandline -opc)[2..-1]
+        switch $word
+            case run test doctor cache
+                return 1
+            case '-*'
+            case '*'
+                return 1
+        end
+    end
+    return 0
+end
+
+function __asmrun_asm_files
+    set -l token (commandline -ct)
+    for file in $token*.asm
+        echo $file
+    end
+    for dir in $token*/
+        echo $dir
+    end
+end
+
+complete -c asmrun -f
+complete -c asmrun -n __asmrun_no_command -a run -d 'Assemble, link and run one program'
+complete -c asmrun -n __asmrun_no_command -a test -d 'Run programs against their .expect files'
+complete -c asmrun -n __asmrun_no_command -a doctor -d 'What this host can do and what is missing'
+complete -c asmrun -n __asmrun_no_command -a cache -d 'Show or empty the build cache'
+complete -c asmrun -n 'not __fish_seen_subcommand_from doctor cache' -a '(__asmrun_asm_files)'
+complete -c asmrun -n '__fish_seen_subcommand_from cache' -a 'info clean'
+
+# Run options (also what `asmrun FILE.asm` takes).
+set -l run 'not __fish_seen_subcommand_from test doctor cache'
+complete -c asmrun -n $run -s f -l format -x -a 'elf64 elf32' -d 'Object format'
+complete -c asmrun -n $run -s I -r -a '(__fish_complete_directories)' -d 'Include directory for nasm'
+complete -c asmrun -n $run -s D -x -d 'Define a macro for nasm'
+complete -c asmrun -n $run -l link -x -a 'auto ld cc' -d 'How to link'
+complete -c asmrun -n $run -s l -x -d 'A library for the link step (-lm)'
+complete -c asmrun -n $run -l link-flags -x -d 'Flags for the link step'
+complete -c asmrun -n $run -l runner -x -a 'auto native qemu binfmt' -d 'What runs the program'
+complete -c asmrun -n $run -s o -r -F -d 'Also keep the executable here'
+complete -c asmrun -n $run -l version -d 'Print the version'
+
+# Test options.
+set -l test '__fish_seen_subcommand_from test'
+complete -c asmrun -n $test -l update -d 'Record what the programs do now'
+complete -c asmrun -n $test -s j -l jobs -x -d 'Parallel jobs'
+complete -c asmrun -n $test -l runner -x -a 'auto native qemu binfmt all native,qemu' -d 'Runners, comma-separated'
+complete -c asmrun -n $test -l filter -x -d 'Only case ids matching REGEX'
+complete -c asmrun -n $test -l list -d 'Print the case ids'
+complete -c asmrun -n $test -l shard -x -d 'Run the K-th of N slices'
+complete -c asmrun -n $test -l fail-fast -d 'Stop after the first failure'
+complete -c asmrun -n $test -l output-limit -x -d 'Bytes kept per stream'
+complete -c asmrun -n $test -l junit -r -F -d 'JUnit XML report'
+complete -c asmrun -n $test -l json -r -F -d 'JSON report'
+complete -c asmrun -n $test -l no-isolation -d 'Run cases with network and a writable file system'
+
+# Both.
+complete -c asmrun -l timeout -x -d 'Seconds before the program is ended'
+complete -c asmrun -l no-cache -d 'Skip the build cache'
+complete -c asmrun -l cache-dir -r -a '(__fish_complete_directories)' -d 'Build cache folder'
+complete -c asmrun -s v -l verbose -d 'Print each tool command line'
+complete -c asmrun -s h -l help -d 'Print the help'

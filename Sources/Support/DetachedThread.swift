@@ -1,0 +1,31 @@
+import Glibc
+
+/// A detached POSIX thread running a closure (the suite's workers, the interrupt reader):
+/// Foundation's `Thread` without Foundation.
+package enum DetachedThread {
+    private final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    /// Starts `body` on a new thread with `stackSize` bytes of stack; false when the system
+    /// refuses one (the caller then does the work another way).
+    @discardableResult
+    package static func start(stackSize: Int = 1 << 20, _ body: @escaping @Sendable () -> Void) -> Bool {
+        var attributes = pthread_attr_t()
+        guard pthread_attr_init(&attributes) == 0 else { return false }
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        pthread_attr_setstacksize(&attributes, stackSize)
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(
+            &thread, &attributes,
+            { context in
+                Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, context)
+        if started != 0 { Unmanaged<Body>.fromOpaque(context).release() }
+        return started == 0
+    }
+}

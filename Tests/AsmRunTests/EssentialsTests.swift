@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Support
+
+/// The small replacements for what asmrun used from full Foundation, checked against Foundation
+/// itself (the tests may link it; the asmrun binary does not).
+@Suite struct EssentialsTests {
+    static let paths = [
+        "asm/hello.asm", "/a/b/c.asm", "hello.asm", "/hello.asm", "/", "", "a/b/", "a//b", "/a/", ".hidden", "a/.hidden",
+        "dir.d/file", "x.tar.gz", "./x.asm", "../up/x.asm", "a.", "trailing//",
+    ]
+
+    @Test(arguments: paths) func pathNameMatchesNSString(path: String) {
+        let ns = path as NSString
+        #expect(PathName.directory(of: path) == ns.deletingLastPathComponent, "directory of \(path)")
+        #expect(PathName.lastComponent(of: path) == ns.lastPathComponent, "last component of \(path)")
+        // NSString also folds `//` into `/` here; asmrun joins its own paths with single slashes.
+        if !path.contains("//") { #expect(PathName.removingExtension(path) == ns.deletingPathExtension, "extension of \(path)") }
+        #expect(PathName.pathExtension(of: path) == ns.pathExtension, "the extension of \(path)")
+    }
+
+    @Test(arguments: [0, 0.5, 1, 2.5, 10, 1e-4, 123_456.789, 1e21, -3.25, 0.0049, 1_048_576])
+    func formatMatchesFoundation(value: Double) {
+        for format in ["%g", "%.0f ms", "%.1f", "%.2f", "%.3f", "%.4f"] {
+            #expect(String(format: format, value) == String(format: format, arguments: [value]), "\(format) of \(value)")
+        }
+        #expect(String(format: "%.1f", 1e300).count > 300, "longer than the first buffer")
+    }
+
+    @Test func trimmingMatchesFoundation() {
+        for text in ["  a b\t", "\t\n x \n", "", "   ", "a", " \u{00A0}nbsp\u{00A0} ", "\r\nline\r\n"] {
+            #expect(text.trimmingBlanks() == text.trimmingCharacters(in: .whitespaces), "blanks of \(text.debugDescription)")
+            #expect(text.trimmingWhitespace() == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(text.debugDescription)")
+        }
+    }
+
+    @Test func detachedThreadRunsItsBody() {
+        let ran = Atomic<Int>(0)
+        let finished = DispatchSemaphore(value: 0)
+        for _ in 0..<4 {
+            #expect(
+                DetachedThread.start {
+                    ran.add(1, ordering: .relaxed)
+                    finished.signal()
+                })
+        }
+        for _ in 0..<4 { #expect(finished.wait(timeout: .now() + 10) == .success) }
+        #expect(ran.load(ordering: .relaxed) == 4)
+    }
+}
