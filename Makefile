@@ -13,8 +13,9 @@ DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo $(ARCH))
 # for `--runner binfmt`).
 APT_PACKAGES := nasm binutils gcc qemu-user|qemu-user-static
 ifeq ($(ARCH),x86_64)
-# gcc only recommends it, and libc programs do not link without its crt1.o.
-APT_PACKAGES += libc6-dev
+# gcc only recommends libc6-dev, and libc programs do not link without its crt1.o; 32-bit libc
+# programs (`cc -m32`) need gcc-multilib.
+APT_PACKAGES += libc6-dev gcc-multilib
 else
 CROSS_PACKAGES := binutils-x86-64-linux-gnu gcc-x86-64-linux-gnu libc6-dev-amd64-cross gcc-i686-linux-gnu libc6-dev-i386-cross
 APT_PACKAGES += $(CROSS_PACKAGES)

@@ -162,4 +162,16 @@ struct ProgramShapesTests {
         #expect(again.stderr.contains("nasm -f elf64 -I \(directory)/two/ -o"), "main.asm is assembled again")
         #expect(!again.stderr.contains("triple.o \(directory)/two/triple.asm"), "triple.asm is not")
     }
+
+    @Test(arguments: (Fixture.nativeHost ? ["native"] : []) + ["qemu"])
+    func thirtyTwoBitLibcProgramsLinkWithMultilib(runner: String) throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        let program =
+            "bits 32\nextern printf\nsection .data\nfmt: db \"32-bit printf: %d\", 10, 0\nsection .text\nglobal main\nmain:\n"
+            + "    push 42\n    push fmt\n    call printf\n    add esp, 8\n    xor eax, eax\n    ret\n"
+        try Fixture.write(program, to: directory + "/p32.asm")
+        let result = try Fixture.asmrun(["p32.asm", "--runner", runner, "--no-cache"], in: directory)
+        #expect(result == ("32-bit printf: 42\n", "", .exited(0)), "make deps installs gcc-multilib")
+    }
 }
