@@ -50,7 +50,8 @@ package struct BuildPlan: Sendable, Equatable {
     private static func assemble(
         _ source: SourceFile, of program: Program, format: ObjectFormat, toolchain: Toolchain, object: String
     ) throws -> CompileStep {
-        var arguments = ["-f", format.rawValue]
+        // Always with DWARF line tables: a crash names its source line; nasm is no slower for it.
+        var arguments = ["-f", format.rawValue, "-g", "-F", "dwarf"]
         var defines = program.settings.defines
         if source.path != program.main.path { defines += source.settings.defines }
         for directory in program.includeDirectories(for: source) {
@@ -69,7 +70,7 @@ package struct BuildPlan: Sendable, Equatable {
     ) throws -> CompileStep {
         let bits = format == .elf32 && toolchain.host.runsX86_64 ? ["-m32"] : []
         let dependencies = object + ".d"
-        let arguments = bits + ["-c"] + program.settings.cFlags + ["-MMD", "-MF", dependencies, "-o", object, operand(source.path)]
+        let arguments = bits + ["-c", "-g"] + program.settings.cFlags + ["-MMD", "-MF", dependencies, "-o", object, operand(source.path)]
         return CompileStep(
             source: source.path, language: .c, command: Command(try toolchain.compilerDriver(for: format), arguments),
             object: object, dependencyFile: dependencies)

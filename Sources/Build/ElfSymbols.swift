@@ -45,6 +45,12 @@ package struct ElfSymbols: Sendable, Equatable {
 
     /// An archive: the union of its ELF members (a member is linked only when needed, so its
     /// undefined symbols are not the program's needs; only what it can provide counts).
+    /// The sections of an executable or object that hold code, where they are loaded: what
+    /// tells a program that ran past its last instruction from one that jumped astray.
+    package static func codeSections(_ bytes: [UInt8]) -> [CodeSection] {
+        ElfReader(bytes)?.codeSections() ?? []
+    }
+
     private static func archive(_ bytes: [UInt8]) -> ElfSymbols? {
         var result = ElfSymbols(format: nil)
         var offset = 8
@@ -62,6 +68,19 @@ package struct ElfSymbols: Sendable, Equatable {
             offset = start + size + (size % 2)
         }
         return result
+    }
+}
+
+/// A loaded section with code (`SHF_ALLOC | SHF_EXECINSTR`).
+package struct CodeSection: Sendable, Equatable {
+    package var name: String
+    package var start: UInt64
+    package var end: UInt64
+
+    package init(name: String, start: UInt64, end: UInt64) {
+        self.name = name
+        self.start = start
+        self.end = end
     }
 }
 
@@ -99,6 +118,26 @@ private struct ElfReader {
             read(table: table, strings: strings, into: &result)
         }
         return result
+    }
+
+    func codeSections() -> [CodeSection] {
+        let sectionOffset = is64 ? integer(at: 0x28, size: 8) : integer(at: 0x20, size: 4)
+        let entrySize = integer(at: is64 ? 0x3a : 0x2e, size: 2)
+        let count = integer(at: is64 ? 0x3c : 0x30, size: 2)
+        let namesIndex = integer(at: is64 ? 0x3e : 0x32, size: 2)
+        guard let sectionOffset, let entrySize, let count, let namesIndex, entrySize >= (is64 ? 64 : 40),
+            let names = section(at: sectionOffset + namesIndex * entrySize)
+        else { return [] }
+        let word = is64 ? 8 : 4
+        return (0..<count).compactMap { index in
+            let header = sectionOffset + index * entrySize
+            guard let flags = integer(at: header + 8, size: word), flags & 6 == 6,  // SHF_ALLOC | SHF_EXECINSTR
+                let start = integer(at: header + (is64 ? 16 : 12), size: word),
+                let size = integer(at: header + (is64 ? 32 : 20), size: word),
+                let nameOffset = integer(at: header, size: 4), let name = string(at: names.lowerBound + nameOffset, in: names)
+            else { return nil }
+            return CodeSection(name: name, start: UInt64(start), end: UInt64(start) + UInt64(size))
+        }
     }
 
     /// The symbol table's global and weak entries; index 0 is the null symbol.

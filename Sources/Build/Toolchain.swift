@@ -54,6 +54,16 @@ package struct Toolchain: Sendable {
         return path
     }
 
+    /// The debugger that reads x86 programs here: gdb on x86 machines (which also talks to qemu's
+    /// gdbstub), gdb-multiarch on others.
+    package func debugger() throws -> String {
+        let x86Machine = host.runsX86_64 || host.machine == "x86_64"
+        if x86Machine, let path = locator.find(anyOf: ["gdb", "gdb-multiarch"]) { return path }
+        if let path = locator.find("gdb-multiarch") { return path }
+        let package = x86Machine ? "gdb" : "gdb-multiarch"
+        throw ToolError(tool: package, packages: [package], purpose: "needed to say where a program crashed, and for asmrun debug")
+    }
+
     package func qemu(for format: ObjectFormat) throws -> String {
         let base = format == .elf64 ? "qemu-x86_64" : "qemu-i386"
         guard let path = locator.find(anyOf: [base, base + "-static"]) else {

@@ -55,7 +55,27 @@ package struct RunCommand: Sendable {
         let result = try TerminalSignals.ignoringInterrupts {
             try context.launcher.run(command, options: launch)
         }
+        if case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal),
+            let crash = crashReport(program, artifact, runner, toolchain)
+        {
+            context.console.write(crash.rendered(program: program.path) + "\n", to: .error)
+            return ExitCode.signaled(signal)
+        }
         return report(result.termination, timeout: program.settings.timeout)
+    }
+
+    /// The run repeated under the debugger, with empty input (the terminal's cannot be replayed).
+    private func crashReport(_ program: Program, _ artifact: Artifact, _ runner: Runner, _ toolchain: Toolchain) -> CrashReport? {
+        guard let probe = try? CrashProbe(launcher: context.launcher, toolchain: toolchain),
+            let folder = try? TemporaryDirectory(prefix: "crash", environment: context.environment)
+        else { return nil }
+        defer { folder.remove() }
+        var launch = LaunchOptions()
+        launch.timeout = min(program.settings.timeout ?? 30, 30)
+        let run = CrashProbe.Run(
+            executable: artifact.executable, argv0: program.argv0, arguments: options.programArguments, environment: nil, runner: runner,
+            format: artifact.format, sources: program.files, warnings: artifact.warnings)
+        return probe.probe(run, in: folder.path, workingDirectory: nil, options: launch)
     }
 
     /// The files or the folder named, with the command line's settings applied.

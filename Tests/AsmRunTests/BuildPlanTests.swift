@@ -33,13 +33,14 @@ import Testing
                 == Command(
                     bin + "/nasm",
                     [
-                        "-f", "elf64", "-I", "samples/", "-I", "samples/macros/", "-I", "/extra/", "-DLEVEL=2", "-DDEBUG", "-o",
+                        "-f", "elf64", "-g", "-F", "dwarf", "-I", "samples/", "-I", "samples/macros/", "-I", "/extra/", "-DLEVEL=2",
+                        "-DDEBUG", "-o",
                         "/out/1-0-prog.o", "samples/prog.asm",
                     ]))
         #expect(
             plan.compiles[1].command
                 == Command(
-                    bin + "/cc", ["-c", "-MMD", "-MF", "/out/1-c0-driver.o.d", "-o", "/out/1-c0-driver.o", "samples/driver.c"]))
+                    bin + "/cc", ["-c", "-g", "-MMD", "-MF", "/out/1-c0-driver.o.d", "-o", "/out/1-c0-driver.o", "samples/driver.c"]))
         #expect(plan.executable == "/out/1-prog")
     }
 

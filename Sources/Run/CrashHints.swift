@@ -1,0 +1,121 @@
+import Sandbox
+import Support
+
+/// Hints for the classic learner crashes, each given only where the evidence says so.
+struct CrashHints {
+    let report: CrashReport
+    /// The section the faulting address lies in, when a symbol covers it.
+    let section: String?
+    /// The section of code the instruction pointer lies just past, with its last line and symbol.
+    let past: (section: String, location: FileLocation?, symbol: String?)?
+    /// The program's sources, as paths.
+    let sources: [String]
+    /// What nasm and the linker printed while building it.
+    let warnings: String
+
+    var hints: [String] {
+        [fellOffTheEnd, executingData, notCode, nearNull, misalignedCall, division, int80, illegal, breakpoint, typo].compactMap { $0 }
+    }
+
+    private var instruction: String { report.instruction ?? "" }
+    private var stackPointer: String { report.thirtyTwoBit ? "esp" : "rsp" }
+
+    /// Past the code: no line for the instruction pointer, just after the end of a section of
+    /// code (whatever bytes follow it in the file ran as instructions).
+    private var fellOffTheEnd: String? {
+        guard report.location == nil || report.ranPastEnd, let past, past.location != nil || past.symbol != nil else { return nil }
+        let exit = report.thirtyTwoBit ? "mov eax, 1 / int 0x80" : "mov eax, 60 / syscall"
+        let last = [past.symbol, past.location.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
+        return "execution ran past the last instruction of \(last): did the program forget the exit system call (\(exit))?"
+    }
+
+    private var executingData: String? {
+        guard let section, section != ".text", fellOffTheEnd == nil, report.signal == 11 || report.signal == 4 else { return nil }
+        return "the program is executing \(section), which holds data: a jump or call to a data label, or code placed after `section .data`"
+    }
+
+    private var notCode: String? {
+        guard report.access == "executing", section == nil, fellOffTheEnd == nil, let address = report.address, address >= 4096 else {
+            return nil
+        }
+        return
+            "0x\(String(address, radix: 16)) is not code: a `ret` returned to whatever was on top of the stack (a push without its pop, a `ret` from _start) or a jump through a bad pointer"
+    }
+
+    private var nearNull: String? {
+        guard report.signal == 11, fellOffTheEnd == nil, !alignedMove, let address = report.address, address < 4096 else { return nil }
+        return
+            "address 0x\(String(address, radix: 16)) is near zero: a pointer that was never set (a register holding 0, or a missing `lea`)"
+    }
+
+    /// An SSE move that needs 16-byte alignment, on a stack address.
+    private var alignedMove: Bool {
+        (instruction.hasPrefix("movaps") || instruction.hasPrefix("movdqa") || instruction.hasPrefix("movapd"))
+            && instruction.contains("[\(stackPointer)")
+    }
+
+    private var misalignedCall: String? {
+        let caller = report.frames.dropFirst().first { frame in
+            frame.location.map { sources.contains(where: Self.sameAs($0.path)) } ?? false
+        }
+        let inside =
+            report.frames.first.map { frame in frame.location.map { !sources.contains(where: Self.sameAs($0.path)) } ?? true } ?? false
+        let function = report.calledFunction ?? report.frames.first.map(\.function).flatMap { $0 == "??" ? nil : $0 }
+        let call = [function.map { "in \($0)" }, caller?.location.map { "called from \($0)" }].compactMap { $0 }.joined(separator: " ")
+        if alignedMove, let before = report.stackPointerAtCall, before % 16 != 0 {
+            return "an aligned SSE move\(call.isEmpty ? " in libc" : " " + call) faulted: the stack was not 16-byte aligned at the call "
+                + "(\(stackPointer) was 0x\(String(before, radix: 16)); it must be a multiple of 16 before `call`: push one more register, or `sub \(stackPointer), 8`)"
+        }
+        guard inside, let caller = caller?.location else { return nil }
+        return "the crash is inside \(function ?? "a library function"), called from \(caller): check the arguments passed to it"
+    }
+
+    private var division: String? {
+        guard report.signal == 8, instruction.hasPrefix("div") || instruction.hasPrefix("idiv") else { return nil }
+        let operand = instruction.split(separator: " ").last.map(String.init) ?? ""
+        if let value = report.register(operand.lowercased()) ?? register64(of: operand), value == 0 {
+            return "division by zero: \(operand) was 0"
+        }
+        return "the quotient does not fit: clear the high half before `div` (`xor edx, edx`) or sign-extend before `idiv` (`cdq`/`cqo`)"
+    }
+
+    private var int80: String? {
+        guard !report.thirtyTwoBit, instruction == "int 0x80" else { return nil }
+        return
+            "`int 0x80` in 64-bit code: qemu-x86_64 has no 32-bit system calls (and they take only 32-bit pointers); use `syscall`, or build it as elf32"
+    }
+
+    private var illegal: String? {
+        guard report.signal == 4, !instruction.isEmpty else { return nil }
+        if instruction.hasPrefix("ud2") { return "`ud2` raises SIGILL on purpose" }
+        return "this CPU (or qemu's model of one) does not have `\(instruction)`; under qemu try `; asmrun: qemu-cpu max`"
+    }
+
+    private var breakpoint: String? {
+        guard report.signal == 5, instruction.hasPrefix("int3") || report.location != nil else { return nil }
+        return "an `int3` (breakpoint) instruction stopped the program: remove it, or run it under `asmrun debug`"
+    }
+
+    /// nasm's warning for a line that is a bare word: usually a misspelled instruction.
+    private var typo: String? {
+        guard let line = warnings.split(separator: "\n").first(where: { $0.contains("label alone on a line without a colon") }) else {
+            return nil
+        }
+        let place = line.firstRange(of: ": warning:").map { String(line[..<$0.lowerBound]) } ?? "a line"
+        return
+            "nasm warned about \(place), a label alone on a line: a misspelled instruction (such as `sycall`) becomes a label and does nothing"
+    }
+
+    /// The 64-bit register a 32-bit name is part of (`ecx` in `rcx`), for its low half.
+    private func register64(of name: String) -> UInt64? {
+        guard name.hasPrefix("e"), let value = report.register("r" + name.dropFirst()) else { return nil }
+        return value & 0xffff_ffff
+    }
+
+    /// Whether a source path and the path gdb names are the same file.
+    static func same(_ source: String, _ named: String) -> Bool {
+        source == named || source.hasSuffix("/" + named) || named.hasSuffix("/" + source)
+    }
+
+    static func sameAs(_ named: String) -> (String) -> Bool { { same($0, named) } }
+}

@@ -1,0 +1,170 @@
+import Build
+import Dispatch
+import Sandbox
+import Source
+import Support
+
+/// Says where and why a program died by a signal: the same run is repeated under the debugger,
+/// so programs that do not crash pay nothing. Natively gdb runs the program itself; under qemu,
+/// qemu waits on its gdbstub (a socket in the case folder) and gdb connects to it, which works
+/// on ARM hosts too (gdb-multiarch). Addresses come from the executable's DWARF line table
+/// (asmrun always assembles with `-g -F dwarf`).
+package struct CrashProbe: Sendable {
+    let launcher: any ProcessLaunching
+    let debugger: String
+
+    /// The signals worth a report.
+    package static let crashSignals: Set<Int32> = [4, 5, 7, 8, 11]  // SIGILL, SIGTRAP, SIGBUS, SIGFPE, SIGSEGV
+
+    package init(launcher: any ProcessLaunching, toolchain: Toolchain) throws {
+        self.launcher = launcher
+        debugger = try toolchain.debugger()
+    }
+
+    /// What the program was and how it ran, for repeating it.
+    package struct Run: Sendable {
+        package var executable: String
+        package var argv0: String
+        package var arguments: [String]
+        /// The program's environment; `nil` inherits asmrun's.
+        package var environment: [String: String]?
+        package var runner: Runner
+        package var format: ObjectFormat
+        /// Its sources, to read the faulting line and to tell its frames from libc's.
+        package var sources: [String]
+        /// What the build printed (nasm's warnings point at typos).
+        package var warnings: String
+
+        package init(
+            executable: String, argv0: String, arguments: [String], environment: [String: String]?, runner: Runner,
+            format: ObjectFormat, sources: [String], warnings: String
+        ) {
+            self.executable = executable
+            self.argv0 = argv0
+            self.arguments = arguments
+            self.environment = environment
+            self.runner = runner
+            self.format = format
+            self.sources = sources
+            self.warnings = warnings
+        }
+    }
+
+    /// Repeats `run` with `options` (its stdin, limits, containment), in `workingDirectory`
+    /// (`nil`: asmrun's own), with qemu's gdbstub socket in `folder`; `nil` when the runner cannot
+    /// be debugged or the crash did not repeat.
+    package func probe(_ run: Run, in folder: String, workingDirectory: String?, options: LaunchOptions) -> CrashReport? {
+        var options = options
+        options.stdout = .capture(limit: 1 << 20)
+        options.stderr = .capture(limit: 1 << 20)
+        let code = (try? Files.read(run.executable)).map(ElfSymbols.codeSections) ?? []
+        let script = folder + "/.asmrun-caller.gdb"
+        guard
+            (try? AtomicFile.write(Array(GdbTranscript.callerScript(code: code, thirtyTwoBit: run.format == .elf32).utf8), to: script))
+                != nil
+        else { return nil }
+        let inspection = ["source " + script] + GdbTranscript.inspection(code: code)
+        let transcript: String?
+        switch run.runner.kind {
+        case .native: transcript = native(run, inspection, workingDirectory, options)
+        case .qemu: transcript = emulated(run, inspection, folder, workingDirectory, options)
+        case .binfmt, .custom: transcript = nil
+        }
+        return transcript.flatMap { report(from: GdbTranscript($0), run) }
+    }
+
+    /// The report from what gdb printed, its headline on the program's own line.
+    private func report(from parsed: GdbTranscript, _ run: Run) -> CrashReport? {
+        guard var report = parsed.report(thirtyTwoBit: run.format == .elf32) else { return nil }
+        let own = { (location: FileLocation) in run.sources.first { CrashHints.same($0, location.path) } }
+        // After an `int3` the instruction pointer is past it: the trap's line is the byte before.
+        if report.signal == 5, let previous = parsed.previous { report.location = previous }
+        report.calledFunction = parsed.caller?.function
+        report.stackPointerAtCall = parsed.caller?.stackPointer
+        if let caller = parsed.caller, !report.frames.contains(where: { $0.location.flatMap(own) != nil }) {
+            report.frames = [.init(function: caller.function ?? "??", location: nil), .init(function: "??", location: caller.location)]
+        }
+        if !parsed.hasSignalInfo, report.signal == 11 || report.signal == 7 {
+            report.address =
+                report.instruction.map { OperandAddress.of($0, in: report) } ?? report.register(report.thirtyTwoBit ? "eip" : "rip")
+        }
+        // The innermost frame in the program's sources, named as the program names them.
+        let innermost = ([report.location] + report.frames.map(\.location)).compactMap { $0 }.first { own($0) != nil }
+        report.location = innermost.map { FileLocation(own($0) ?? $0.path, line: $0.line) }
+        let past = report.instructionAddress.flatMap(parsed.pastEnd(of:))
+        if report.location == nil, let last = past?.location {
+            report.location = FileLocation(own(last) ?? last.path, line: last.line)
+            report.ranPastEnd = true
+        }
+        if let location = report.location, let line = location.line { report.sourceLine = Self.line(line, of: location.path) }
+        report.access = Self.access(report)
+        report.hints = CrashHints(report: report, section: parsed.section, past: past, sources: run.sources, warnings: run.warnings).hints
+        return report
+    }
+
+    private func native(_ run: Run, _ inspection: [String], _ folder: String?, _ options: LaunchOptions) -> String? {
+        var command = Command(
+            debugger,
+            ["-nx", "-q", "-batch"] + gdb(Self.nativeStart + inspection) + ["--args", run.executable] + run.arguments)
+        command.workingDirectory = folder
+        command.environment = run.environment
+        return try? String(decoding: launcher.run(command, options: options).stdout, as: UTF8.self)
+    }
+
+    private func emulated(_ run: Run, _ inspection: [String], _ folder: String, _ workingDirectory: String?, _ options: LaunchOptions)
+        -> String?
+    {
+        let socket = folder + "/.asmrun-gdb"
+        var qemu = run.runner.command(executable: run.executable, argv0: run.argv0, arguments: run.arguments)
+        qemu.arguments = ["-g", socket] + qemu.arguments
+        qemu.workingDirectory = workingDirectory
+        qemu.environment = run.environment
+        let finished = DispatchSemaphore(value: 0)
+        let launcher = self.launcher
+        let emulator = qemu
+        guard
+            DetachedThread.start({
+                _ = try? launcher.run(emulator, options: options)
+                finished.signal()
+            })
+        else { return nil }
+        defer { finished.wait() }
+        guard Files.awaitCreation(socket, seconds: 10) else { return nil }
+        var command = Command(
+            debugger, ["-nx", "-q", "-batch"] + gdb(["target remote \(socket)", "continue"] + inspection) + [run.executable])
+        command.workingDirectory = workingDirectory
+        var gdbOptions = options
+        gdbOptions.stdin = .empty
+        return try? String(decoding: launcher.run(command, options: gdbOptions).stdout, as: UTF8.self)
+    }
+
+    /// gdb's settings, then `commands`, each as its own `-ex` (an error in one does not stop the rest).
+    private func gdb(_ commands: [String]) -> [String] {
+        (GdbTranscript.settings + commands).flatMap { ["-ex", $0] }
+    }
+
+    /// Run the program as it was run: its own arguments, no shell, none of gdb's variables.
+    private static let nativeStart = ["set startup-with-shell off", "unset environment LINES", "unset environment COLUMNS", "run"]
+
+    /// Reading, writing or executing, from the fault address and the instruction's operands.
+    private static func access(_ report: CrashReport) -> String? {
+        guard report.signal == 11 || report.signal == 7, let instruction = report.instruction else { return nil }
+        if let address = report.address, address == report.instructionAddress { return "executing" }
+        let mnemonic = instruction.prefix { $0 != " " }
+        if ["push", "call"].contains(mnemonic) { return "writing" }
+        if ["pop", "ret"].contains(mnemonic) { return "reading" }
+        guard let bracket = instruction.firstIndex(of: "[") else { return report.address == nil ? nil : "executing" }
+        let comma = instruction.firstIndex(of: ",")
+        return comma.map { bracket < $0 } ?? true ? (["cmp", "test"].contains(mnemonic) ? "reading" : "writing") : "reading"
+    }
+
+    /// Line `number` of `path`, without its leading blanks kept as they are.
+    private static func line(_ number: Int, of path: String) -> String? {
+        guard let bytes = try? Files.read(path) else { return nil }
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        guard number >= 1, number <= lines.count else { return nil }
+        var line = lines[number - 1]
+        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        return String(decoding: line, as: UTF8.self)
+    }
+}
