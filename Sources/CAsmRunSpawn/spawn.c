@@ -368,3 +368,5 @@ void asmrun_release_interrupts(void) {
     sigaction(SIGTERM, &saved_terminate, NULL);
     interrupt_fd = -1;
 }
+
+const char *asmrun_errno_name(int number) { return strerrorname_np(number); }

@@ -95,10 +95,12 @@ package struct TestCommand: Sendable {
         let containment = Containment(writable: scratch.path, isolate: options.isolate, launcher: context.launcher)
         defer { containment.close(reapingAll: context.ownsProcess) }
         for note in containment.notes { reporter.note("note: \(note)") }
+        let caseRunner = CaseRunner(
+            launcher: context.launcher, scratch: scratch.path, containment: containment,
+            crashProbe: CrashProbe.make(launcher: context.launcher, toolchain: toolchain))
         let runner = SuiteRunner(
             programs: suite.programs, runners: runners, configuration: options.configuration, toolchain: toolchain,
-            store: store, caseRunner: CaseRunner(launcher: context.launcher, scratch: scratch.path, containment: containment),
-            emit: reporter.caseFinished, note: reporter.note)
+            store: store, caseRunner: caseRunner, emit: reporter.caseFinished, note: reporter.note)
         let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
             runner.cancel()
             if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }

@@ -253,7 +253,7 @@ struct HarnessTests {
         let failure = try #require(try root.nodes(forXPath: "//failure").first)
         #expect(failure.stringValue?.contains("-Hello <world> & \"friends\"") == true)
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/r.json"))) as! [String: Any]
-        #expect(json["schema"] as? String == "asmrun-report/1")
+        #expect(json["schema"] as? String == "asmrun-report/2")
         #expect(json["complete"] as? Bool == true)
         let summary = json["summary"] as! [String: Any]
         #expect(summary["passed"] as? Int == 1 && summary["failed"] as? Int == 1)

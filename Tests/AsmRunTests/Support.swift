@@ -38,6 +38,10 @@ enum Fixture {
     /// nasm, a linker and qemu are installed (CI installs them; elsewhere the tests say why they skip).
     static let toolsAvailable = ["nasm", "ld", "cc", "qemu-x86_64", "qemu-i386"].allSatisfy { locator.find($0) != nil }
 
+    /// gdb-multiarch (which `make deps` installs on every host: the simulated ARM host needs it)
+    /// and strace, for the crash reports, `asmrun debug` and `--strace`.
+    static let debugToolsAvailable = ["gdb-multiarch", "strace"].allSatisfy { locator.find($0) != nil }
+
     /// The host is x86_64, so the native runner exists.
     static let nativeHost = Host(environment: [:]).runsX86_64
 

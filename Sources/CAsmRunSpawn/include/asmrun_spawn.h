@@ -76,4 +76,7 @@ int asmrun_pipe_cloexec(int fds[2]);
 /// Makes writes to a closed pipe return EPIPE in asmrun instead of killing it.
 void asmrun_ignore_sigpipe(void);
 
+/* The symbolic name of an errno value (ENOENT), or NULL when it has none. */
+const char *asmrun_errno_name(int number);
+
 #endif
