@@ -29,7 +29,7 @@ struct DebugCommand {
         let folder = try TemporaryDirectory(prefix: "debug", environment: context.environment)
         defer { folder.remove() }
         let program = CrashProbe.Program(
-            executable: prepared.artifact.executable, format: prepared.artifact.format, sources: prepared.program.files,
+            executable: prepared.artifact.executable, format: prepared.artifact.format, sources: prepared.program.filesAndIncludes,
             warnings: prepared.artifact.remarks)
         let run = CrashProbe.Run(
             program: program, argv0: prepared.program.argv0, arguments: options.programArguments, environment: nil, runner: prepared.runner)

@@ -114,7 +114,7 @@ package struct RunCommand: Sendable {
         var launch = LaunchOptions()
         launch.timeout = min(program.settings.timeout ?? 30, 30)
         let built = CrashProbe.Program(
-            executable: artifact.executable, format: artifact.format, sources: program.files, warnings: artifact.remarks)
+            executable: artifact.executable, format: artifact.format, sources: program.filesAndIncludes, warnings: artifact.remarks)
         let run = CrashProbe.Run(
             program: built, argv0: program.argv0, arguments: options.programArguments, environment: nil, runner: runner)
         return probe.probe(run, in: folder.path, workingDirectory: nil, options: launch)

@@ -83,6 +83,11 @@ package struct CrashReport: Sendable, Equatable {
         for start in stride(from: 0, to: shown.count, by: 4) {
             lines.append("  " + shown[start..<min(start + 4, shown.count)].joined(separator: "  "))
         }
+        // The calls that led there, when the program's own code had more than one level.
+        let located = frames.filter { $0.location != nil }
+        if located.count >= 2 {
+            lines.append("  stack: " + located.prefix(6).map { "\($0.function) (\($0.location!))" }.joined(separator: " ← "))
+        }
         lines += hints.map { "  hint: " + $0 }
         return lines.joined(separator: "\n")
     }

@@ -60,7 +60,7 @@ struct CaseExecutor: Sendable {
         case .failure(let missing): verdict.crashNote = "no crash report: \(missing.message)"
         case .success(let probe):
             let built = CrashProbe.Program(
-                executable: artifact.executable, format: artifact.format, sources: program.files, warnings: artifact.remarks)
+                executable: artifact.executable, format: artifact.format, sources: program.filesAndIncludes, warnings: artifact.remarks)
             let report = try? self.runner.explainCrash(
                 input, of: built, probe: probe, stem: program.name, argv0: program.argv0, runner: runner, limits: limits)
             if let report {

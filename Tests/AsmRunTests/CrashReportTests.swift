@@ -21,6 +21,8 @@ struct CrashReportTests {
         var thirtyTwoBit = false
         /// It crashes only under qemu.
         var qemuOnly = false
+        /// The file with the `; crash` line, when another than the sample (an include).
+        var markedIn: String?
         var testDescription: String { file }
     }
 
@@ -42,6 +44,7 @@ struct CrashReportTests {
         Sample(file: "div_overflow.asm", signal: "SIGFPE", hint: "the quotient does not fit: clear the high half"),
         Sample(file: "exec_data.asm", signal: "SIGSEGV", hint: "the program is executing .data", namesLine: false),
         Sample(file: "int80_64.asm", signal: "SIGSEGV", hint: "`int 0x80` in 64-bit code", qemuOnly: true),
+        Sample(file: "include_null.asm", signal: "SIGSEGV", hint: "address 0x0 is near zero", markedIn: "store.inc"),
         Sample(file: "breakpoint.asm", signal: "SIGTRAP", hint: "an `int3` (breakpoint) instruction stopped the program"),
     ]
 
@@ -59,10 +62,11 @@ struct CrashReportTests {
         let path = Fixture.corpus + "/crashes/" + sample.file
         let result = try Fixture.asmrun([path] + way.arguments, environment: way.environment)
         let lines = result.stderr.split(separator: "\n").map(String.init).filter { !$0.contains(": warning: ") }
-        let source = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let markedPath = sample.markedIn.map { Fixture.corpus + "/crashes/" + $0 } ?? path
+        let source = try String(contentsOfFile: markedPath, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         if sample.namesLine {
             let marked = try #require(source.firstIndex { $0.contains("; crash") })
-            #expect(lines.first?.hasPrefix("asmrun: \(path):\(marked + 1): \(sample.signal) ") == true, "\(lines)")
+            #expect(lines.first?.hasPrefix("asmrun: \(markedPath):\(marked + 1): \(sample.signal) ") == true, "\(lines)")
             #expect(lines.dropFirst().first == "    \(marked + 1) | \(source[marked])")
         } else {
             #expect(lines.first?.hasPrefix("asmrun: \(path): \(sample.signal) ") == true, "\(lines)")
