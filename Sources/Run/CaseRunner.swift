@@ -99,12 +99,14 @@ package struct CaseRunner: Sendable {
         let defaults = Self.defaultLimits(
             timeout: limits.timeout, processes: containment?.processLimit, native: runner.kind == .native)
         launch.limits = limits.resources.filled(from: defaults)
-        let scope = containment?.beginCase()
+        let scope = containment?.beginCase(processes: limits.resources.processes)
         launch.cgroupProcs = scope?.procsFile
         launch.isolation = containment?.namespaces
+        launch.confinement = containment?.confinement ?? Confinement()
         let launched = Result { try launcher.run(command, options: launch) }
-        let leftovers = scope.map { containment?.endCase($0) ?? 0 } ?? 0
+        var leftovers = scope.map { containment?.endCase($0) ?? 0 } ?? 0
         var result = try launched.get()
+        leftovers += result.leftovers
         if let filter = runner.noiseFilter { result.stderr = filter.apply(to: result.stderr) }
         var run = CaseRun(result: result, leftovers: leftovers)
         if input.collectsFiles {
