@@ -120,7 +120,14 @@ package struct TestCommand: Sendable {
         let reporter = ConsoleReporter(console: context.console, verbose: options.verbose, environment: context.environment, total: total)
         let scratch = try TemporaryDirectory(prefix: "test", environment: context.environment)
         defer { scratch.remove() }
-        let containment = Containment(writable: scratch.path, isolate: options.isolate, launcher: context.launcher)
+        // Cases see the build's private copies and the prefix runners named, wherever they are.
+        let prefixRunners = runners.values.joined().compactMap { runner -> String? in
+            guard case .custom(let words) = runner.kind else { return nil }
+            return toolchain.locator.find(words[0])
+        }
+        let containment = Containment(
+            writable: scratch.path, visible: [store.scratch] + Set(prefixRunners).sorted(), isolate: options.isolate,
+            launcher: context.launcher)
         defer { containment.close(reapingAll: context.ownsProcess) }
         for note in containment.notes { reporter.note("note: \(note)") }
         let caseRunner = CaseRunner(
