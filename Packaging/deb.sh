@@ -20,7 +20,7 @@ install -m 644 README.md "$root/usr/share/doc/asmrun/README.md"
 # The binary links glibc, libstdc++ and libgcc dynamically (the Swift runtime is static): the
 # lowest glibc it needs is the highest GLIBC_ symbol version it references.
 glibc=$(objdump -T "$binary" | sed -n 's/.*GLIBC_\([0-9][0-9.]*\).*/\1/p' | sort -uV | tail -n 1)
-depends="libc6 (>= $glibc), libgcc-s1, libstdc++6, nasm, binutils, gcc, qemu-user | qemu-user-static"
+depends="libc6 (>= $glibc), libgcc-s1, libstdc++6, libseccomp2, nasm, binutils, gcc, qemu-user | qemu-user-static"
 # Crash reports and `asmrun debug` use gdb (gdb-multiarch off x86), --strace uses strace.
 recommends="strace"
 if [ "$DEB_ARCH" = amd64 ]; then

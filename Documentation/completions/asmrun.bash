@@ -9,7 +9,7 @@ _asmrun() {
         words=("${COMP_WORDS[@]}")
         cword=$COMP_CWORD
     fi
-    local run_options="-f --format -I -D --link -l --link-flags --runner -o --timeout --strace -g --debug --batch --no-cache --cache-dir -v --verbose -h --help --version"
+    local run_options="-f --format -I -D --link -l --link-flags --runner -o --timeout --strace --no-crash-report -g --debug --batch --no-cache --cache-dir -v --verbose -h --help --version"
     local test_options="--update -j --jobs --runner --filter --list --shard --fail-fast --timeout --output-limit --junit --json --no-isolation --no-cache --cache-dir -v --verbose -h --help"
     local command="" i
     for ((i = 1; i < cword; i++)); do

@@ -127,8 +127,8 @@ package struct DoctorCommand: Sendable {
         var lines = ["containment of test cases:"]
         if let scratch = try? TemporaryDirectory(prefix: "doctor", environment: context.environment) {
             let containment = Containment(writable: scratch.path, launcher: context.launcher)
-            lines += containment.active.map { "  active: \($0)" }
-            lines += containment.notes.map { "  unavailable: \($0)" }
+            lines.append("  process group per case: active, ended with the case")
+            lines += containment.layers.map { "  \($0.name): \($0.active ? "active" : "unavailable"), \($0.detail)" }
             containment.close()
             scratch.remove()
         }

@@ -96,7 +96,7 @@ package struct RunCommand: Sendable {
             try context.launcher.run(command, options: launch)
         }
         if let trace { context.console.write(trace.report(program: program.path), to: .error) }
-        if case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal),
+        if case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal), options.crashReport,
             let crash = crashReport(program, artifact, runner, prepared.toolchain)
         {
             context.console.write(crash.rendered(program: program.path) + "\n", to: .error)

@@ -30,6 +30,9 @@ package struct RunOptions: Sendable, Equatable {
     package var programArguments: [String] = []
     package var useCache = true
     package var cacheDirectory: String?
+    /// `--no-crash-report`: a crash is one line, and the program is not run a second time under
+    /// the debugger (for programs whose side effects must not happen twice).
+    package var crashReport = true
     /// `--strace`: print the program's system calls after it ran.
     package var strace = false
     /// `--batch` (asmrun debug): run gdb's stop at the entry point and quit, for scripts.
@@ -58,6 +61,7 @@ package struct RunOptions: Sendable, Equatable {
             case "-v", "--verbose": verbose = true
             case "--no-cache": useCache = false
             case "--strace" where !debugging: strace = true
+            case "--no-crash-report" where !debugging: crashReport = false
             case "--batch" where debugging: batch = true
             // Debug information is always kept (the executable at -o has it): accepted for habit.
             case "-g", "--debug": break

@@ -30,6 +30,7 @@ enum Usage {
                                      skip or relocate the build cache (default ~/.cache/asmrun)
           --strace                   print the program's system calls after it ran (strace natively,
                                      qemu's -strace under qemu)
+          --no-crash-report          on a crash print one line; do not run the program again under gdb
           -g, --debug                accepted for habit: debug information is always kept (also at -o)
           -v, --verbose              print each tool command line
           -h, --help                 this help;  --version  the version

@@ -89,11 +89,12 @@ package struct CaseRunner: Sendable {
         let prepared = try prepare(
             input, in: workspace.path, executable: executable, stem: stem, argv0: argv0, runner: runner, limits: limits)
         var launch = prepared.launch
-        let scope = containment?.beginCase()
+        let scope = containment?.beginCase(processes: limits.resources.processes)
         launch.cgroupProcs = scope?.procsFile
         let launched = Result { try launcher.run(prepared.command, options: launch) }
-        let leftovers = scope.map { containment?.endCase($0) ?? 0 } ?? 0
+        var leftovers = scope.map { containment?.endCase($0) ?? 0 } ?? 0
         var result = try launched.get()
+        leftovers += result.leftovers
         if let filter = runner.noiseFilter { result.stderr = filter.apply(to: result.stderr) }
         var run = CaseRun(result: result, leftovers: leftovers)
         if input.collectsFiles {
@@ -113,19 +114,18 @@ package struct CaseRunner: Sendable {
     ) throws -> CrashReport? {
         let workspace = try TemporaryDirectory(prefix: "case", environment: ["TMPDIR": scratch])
         defer { workspace.remove() }
-        let own = try TemporaryDirectory(prefix: "probe", environment: ["TMPDIR": scratch])
-        defer { own.remove() }
         var prepared = try prepare(
             input, in: workspace.path, executable: program.executable, stem: stem, argv0: argv0, runner: runner, limits: limits)
         // gdb itself needs more room than the program alone.
         prepared.launch.limits.addressSpace = max(prepared.launch.limits.addressSpace ?? 0, 6 << 30)
-        let scope = containment?.beginCase()
+        let scope = containment?.beginCase(processes: limits.resources.processes)
         defer { if let scope { _ = containment?.endCase(scope) } }
         prepared.launch.cgroupProcs = scope?.procsFile
         let run = CrashProbe.Run(
             program: program, argv0: argv0 ?? "./" + stem, arguments: input.arguments, environment: prepared.command.environment,
             runner: runner)
-        return probe.probe(run, in: own.path, workingDirectory: workspace.path, options: prepared.launch)
+        // The case folder is the one the sandboxed qemu may create its gdbstub socket in.
+        return probe.probe(run, in: workspace.path, workingDirectory: workspace.path, options: prepared.launch)
     }
 
     private struct Prepared {
@@ -160,6 +160,7 @@ package struct CaseRunner: Sendable {
             timeout: limits.timeout, processes: containment?.processLimit, native: runner.kind == .native)
         launch.limits = limits.resources.filled(from: defaults)
         launch.isolation = containment?.namespaces
+        launch.confinement = containment?.confinement ?? Confinement()
         return Prepared(command: command, launch: launch, inputs: inputs, programPath: programPath)
     }
 

@@ -35,6 +35,15 @@ package struct TestProgram: Sendable {
     /// `asm/hello.asm:default`.
     package func id(of caseName: String) -> String { "\(path):\(caseName)" }
 
+    /// The program with only the cases whose ids match `filter` selected; `nil` when none does.
+    package func selecting(_ filter: Regex<AnyRegexOutput>) -> TestProgram? {
+        var selected = self
+        let names = allCases.map(\.name).filter { id(of: $0).contains(filter) }
+        guard !names.isEmpty else { return nil }
+        selected.selection = Set(names)
+        return selected
+    }
+
     /// Loads a file program; problems are kept, not thrown.
     package init(path: String) { self.init(Discovery.Location.file(path)) }
 
@@ -83,13 +92,18 @@ package struct TestSuite: Sendable {
     /// How many of the paths given do not exist (a usage error).
     package var missingPaths: Int
 
-    /// Discovers and loads the programs under `paths`.
-    package init(paths: [String], shard: (index: Int, count: Int)? = nil) {
+    /// Discovers and loads the programs under `paths`, handing each to `loaded` as soon as it is
+    /// read (before the parts of other programs are told apart and the shard is taken).
+    package init(paths: [String], shard: (index: Int, count: Int)? = nil, loaded onLoad: (TestProgram) -> Void = { _ in }) {
         let found = Discovery.find(paths)
         problems = found.problems
         missingPaths = found.missing
         skipped = found.skipped
-        var loaded = found.programs.map(TestProgram.init)
+        var loaded = found.programs.map { location in
+            let program = TestProgram(location)
+            onLoad(program)
+            return program
+        }
         // A file another program includes or names with `with` is a part, not a program.
         let helpers = Set(loaded.flatMap(\.helperPaths).map(ProgramFolder.standardize))
         var parts: [(path: String, reason: String)] = []

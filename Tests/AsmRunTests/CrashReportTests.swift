@@ -78,6 +78,39 @@ struct CrashReportTests {
         #expect(!result.stderr.contains("qemu:") && !result.stderr.contains("(gdb)"), "no emulator or debugger noise")
     }
 
+    @Test(arguments: ways.filter { $0 != .arm }) func noCrashReportIsOneLineAndOneRun(way: Way) throws {
+        // The program appends to a file before it crashes: run once, the file has one line.
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        try Fixture.write(
+            """
+            section .data
+            name: db "log", 0
+            line: db "ran", 10
+            section .text
+            global _start
+            _start:
+                    mov     eax, 2              ; open("log", O_WRONLY|O_CREAT|O_APPEND, 0644)
+                    lea     rdi, [rel name]
+                    mov     esi, 0x441
+                    mov     edx, 0o644
+                    syscall
+                    mov     edi, eax
+                    mov     eax, 1              ; write(fd, line, 4)
+                    lea     rsi, [rel line]
+                    mov     edx, 4
+                    syscall
+                    mov     [0], eax            ; crash
+            """, to: directory + "/appends.asm")
+        let once = try Fixture.asmrun([directory + "/appends.asm", "--no-crash-report"] + way.arguments, in: directory)
+        #expect(once.stderr == "asmrun: \(directory)/appends.asm: killed by SIGSEGV (segmentation fault)\n")
+        #expect(once.status == .exited(139))
+        #expect(try String(contentsOfFile: directory + "/log", encoding: .utf8) == "ran\n")
+        let reported = try Fixture.asmrun([directory + "/appends.asm"] + way.arguments, in: directory)
+        #expect(reported.stderr.hasPrefix("asmrun: \(directory)/appends.asm:17: SIGSEGV"), "\(reported.stderr)")
+        #expect(try String(contentsOfFile: directory + "/log", encoding: .utf8) == "ran\nran\nran\n", "the report ran it twice")
+    }
+
     @Test func theReportIsTheDetailOfAFailingCaseInTheConsoleJSONAndJUnit() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
