@@ -113,14 +113,17 @@ def suite_tables(result, cores, targets):
     loop = number["1"]
     lines = [f"## A suite of {n} programs", "",
              f"{n} small programs (each prints a line and exits with a code; every fourth echoes its stdin first), "
-             f"{result['rounds']} rounds.", "",
-             "| # | command | median s | min–max s | spread | × shell loop | ms / program | asmrun peak RSS | load |",
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             f"{result['rounds']} rounds. *CPU s* is the user and system time of the command and all its "
+             "descendants (median), *CPUs busy* that divided by the median wall time.", "",
+             "| # | command | median s | min–max s | spread | × shell loop | ms / program | CPU s | CPUs busy | "
+             "asmrun peak RSS | load |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for row in rows:
         key, label = row.label.split(". ", 1)
         rss = f"{row.peak_rss / 1024:.1f} MiB" if row.peak_rss else ""
         lines.append(f"| {key} | {label} | {row.median:.3f} | {span(row)} | {100 * row.spread:.0f} % | "
-                     f"{row.median / loop.median:.2f} | {row.median * 1000 / n:.2f} | {rss} | {row.load:.2f} |")
+                     f"{row.median / loop.median:.2f} | {row.median * 1000 / n:.2f} | {row.cpu_median:.3f} | "
+                     f"{row.cpu_median / row.median:.2f} | {rss} | {row.load:.2f} |")
     comparisons = [("7", "6", 1.10, f"cold -j{cores} against the floor -j{cores}"),
                    ("7b", "6b", 1.10, "cold -j1 against the floor -j1"),
                    ("7c", "6b", 1.10, "-j1 --no-cache against the floor -j1"),
@@ -130,15 +133,17 @@ def suite_tables(result, cores, targets):
                    ("7d", "7", 1.10, f"cold with {result['stale']:,} stale timings against cold")]
     lines += ["", "### Against the floor", "",
               "The floor runs exactly the commands asmrun runs (below) and nothing else; row 7d compares two asmrun "
-              "rows.", "",
-              "| comparison | rows | median s | against s | ratio | per round | extra ms / program | target |",
-              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+              "rows. *CPU ratio* compares the CPU time of the two rows: a wall-time ratio above it is parallelism "
+              "lost, not work added.", "",
+              "| comparison | rows | median s | against s | ratio | per round | extra ms / program | CPU ratio | target |",
+              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for ours, theirs, target, text in comparisons:
         a, b = number[ours], number[theirs]
         ratios = paired_ratios(a, b)
         goal = f"≤ {target:.2f}×" if target else ""
         lines.append(f"| {text} | {ours} / {theirs} | {a.median:.3f} | {b.median:.3f} | {a.median / b.median:.2f}× | "
-                     f"{min(ratios):.2f}–{max(ratios):.2f} | {(a.median - b.median) * 1000 / n:+.2f} | {goal} |")
+                     f"{min(ratios):.2f}–{max(ratios):.2f} | {(a.median - b.median) * 1000 / n:+.2f} | "
+                     f"{a.cpu_median / b.cpu_median:.2f}× | {goal} |")
     lines += ["", f"The xargs row runs `xargs -P{cores} -n4 sh -c SCRIPT sh` over lines of `NAME CODE OBJECT "
               f"EXECUTABLE`, SCRIPT being:", "", "```", result["xargs"], "```", ""]
     suite_targets(result, number, cores, targets)

@@ -1,7 +1,7 @@
 """Timing commands in interleaved rounds: each round runs every command of a table once, in an
 order rotated by one per round, so a slow spell on a shared machine hits every command alike.
 A command whose result is wrong stops the bench; it is never recorded."""
-import os, shlex, signal, statistics, subprocess, sys, threading, time
+import os, resource, shlex, signal, statistics, subprocess, sys, threading, time
 
 
 class BenchError(Exception):
@@ -54,7 +54,7 @@ class Row:
         self.label, self.command, self.cwd, self.env, self.stdin = label, command, cwd, env, stdin
         self.status, self.check, self.prepare, self.finish = status, check, prepare, finish
         self.rss, self.timeout = rss, timeout
-        self.times, self.loads, self.peaks, self.printed = [], [], [], []
+        self.times, self.cpu, self.loads, self.peaks, self.printed = [], [], [], [], []
         self.timed_out = False
 
     @property
@@ -75,6 +75,10 @@ class Row:
         return (self.high - self.low) / self.median if self.median else 0.0
 
     @property
+    def cpu_median(self):
+        return statistics.median(self.cpu)
+
+    @property
     def load(self):
         return statistics.median(self.loads)
 
@@ -91,7 +95,7 @@ class Row:
             self.prepare(index)
         try:
             load = load_average()
-            elapsed, status, output, peak = self.timed(command)
+            elapsed, cpu, status, output, peak = self.timed(command)
             if elapsed is None:
                 self.timed_out = True
                 if record:
@@ -105,6 +109,7 @@ class Row:
                 self.check(output)
             if record:
                 self.times.append(elapsed)
+                self.cpu.append(cpu)
                 self.loads.append(load)
                 self.printed.append(len(output))
                 if peak:
@@ -114,9 +119,11 @@ class Row:
                 self.finish(index)
 
     def timed(self, command):
-        """(wall seconds, exit status, output, peak RSS KiB); seconds is None after a timeout."""
+        """(wall seconds, CPU seconds, exit status, output, peak RSS KiB); seconds is None after a
+        timeout. The CPU time (user + system) covers the command and every descendant it reaped."""
         stdin = open(self.stdin, "rb") if self.stdin else subprocess.DEVNULL
         try:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
             process = subprocess.Popen(command, cwd=self.cwd, env=self.env, stdin=stdin, stdout=subprocess.PIPE,
                                        stderr=subprocess.STDOUT)
@@ -125,14 +132,16 @@ class Row:
                 output, _ = process.communicate(timeout=self.timeout)
             except subprocess.TimeoutExpired:
                 interrupt(process)
-                return None, process.returncode, "", 0
+                return None, None, process.returncode, "", 0
             elapsed = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
         finally:
             if self.stdin:
                 stdin.close()
         if sampler:
             sampler.done = True
-        return elapsed, process.returncode, output.decode(errors="replace"), sampler.peak if sampler else 0
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        return elapsed, cpu, process.returncode, output.decode(errors="replace"), sampler.peak if sampler else 0
 
 
 def interrupt(process):
