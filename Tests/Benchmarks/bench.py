@@ -123,6 +123,8 @@ def suite(bench):
             check=check, rss=True),
         Row("8b. asmrun test -j1, warm cache", bench.test("-j", "1", "--cache-dir", warm), source, check=check),
         Row(f"8c. asmrun test -j{CORES}, one source touched", touched, peers["touched"], check=check, prepare=touch),
+        Row(f"8d. asmrun test -j{CORES} --no-isolation, warm cache",
+            bench.test("-j", jobs, "--no-isolation", "--cache-dir", warm), source, check=check),
         Row(f"9. asmrun test -j{CORES} --runner qemu, cold", cold("-j", jobs, "--runner", "qemu"), source,
             check=check),
         Row(f"9b. asmrun test -j{CORES} --runner qemu, warm",
@@ -235,7 +237,7 @@ def nonroot(bench, sleepers):
     """Warm runs of the corpus without root (as `nobody` when the bench is root) with the host as
     it is and with 2,000 more sleeping processes, and the warm floor in both states as the
     control: what the crowd costs every process, not asmrun alone. Each round visits both
-    states, in turn first, and runs asmrun and the floor in each."""
+    states, in turn first, and runs asmrun and the floor three times in each."""
     n = bench.args.n
     base = os.path.join(bench.root, "nonroot")
     directory = os.path.join(base, "corpus")
@@ -266,9 +268,10 @@ def nonroot(bench, sleepers):
                 sleepers.start()
             counts[state].append(process_count())
             try:
-                rows = states[state] if index % 4 < 2 else states[state][::-1]
-                for row in rows:
-                    row.run(index)
+                # Three runs of each per visit: the crowd costs seconds to start, a run a fraction.
+                for repeat in range(3):
+                    for row in states[state] if (index + repeat) % 2 == 0 else states[state][::-1]:
+                        row.run(index)
             finally:
                 sleepers.stop()
         print(f"bench: without root: round {index + 1}/{bench.args.rounds}", file=sys.stderr, flush=True)
@@ -323,7 +326,7 @@ def parse_arguments():
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.scale = 3, min(args.scale, 500)
-    args.startup_rounds = 3 * args.rounds
+    args.startup_rounds = 7 * args.rounds
     args.output_rounds = min(args.rounds, 5)
     args.output_timeout = 30
     args.scale_rounds = 3 if args.rounds >= 5 else 1

@@ -129,6 +129,7 @@ def suite_tables(result, cores, targets):
                    ("7c", "6b", 1.10, "-j1 --no-cache against the floor -j1"),
                    ("8", "6c", 2.0, f"warm -j{cores} against the warm floor -j{cores}"),
                    ("8b", "6d", 2.0, "warm -j1 against the warm floor -j1"),
+                   ("8d", "6c", None, f"warm -j{cores} --no-isolation against the warm floor -j{cores}"),
                    ("5", "6", None, f"xargs -P{cores} against the floor -j{cores}"),
                    ("7d", "7", 1.10, f"cold with {result['stale']:,} stale timings against cold")]
     lines += ["", "### Against the floor", "",
@@ -228,8 +229,8 @@ def nonroot_table(result, targets):
     lines = ["## Warm runs without root", "",
              f"The corpus of {n} programs with a warm cache, run as `{result['who']}`, with the host as it is and with "
              "2,000 more `sleep 600` processes (started before the runs and killed after them). Each of the "
-             f"{result['rounds']} rounds visits both states, in turn first; the warm floor, run the same way, is the "
-             "control for what the crowd costs any process.", "",
+             f"{result['rounds']} rounds visits both states, in turn first, and runs each command three times in "
+             "each; the warm floor, run the same way, is the control for what the crowd costs any process.", "",
              "| run | host processes | median s | min–max s | spread | ms / program | load |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for state in ("quiet", "crowded"):
@@ -270,6 +271,8 @@ def notes(results):
             "each peer (shell loop, make, lit, turnt) works in its own copy, made once, and overwrites its own "
             "objects and outputs every round (make with `-B`). Nothing is deleted between runs: file churn on ext4 "
             "made the cache look slow before.",
+            "- Before every timed run the bench calls sync(2), untimed, so that no command's fsync (asmrun "
+            "writes its timings file with one) pays for the dirty pages an earlier command left.",
             "- Cold means a cache folder that was never used before; all of them are removed at the end of the "
             "bench. Warm means every program was built by an earlier run; \"one source touched\" appends a comment "
             "to one program (a different one each round) in its own copy of the corpus first.",

@@ -93,6 +93,9 @@ class Row:
         command = self.command(index) if callable(self.command) else self.command
         if self.prepare:
             self.prepare(index)
+        # Dirty pages an earlier command left (a peer's objects, a prepared file) are written
+        # now, untimed, not by the next command's fsync.
+        os.sync()
         try:
             load = load_average()
             elapsed, cpu, status, output, peak = self.timed(command)
