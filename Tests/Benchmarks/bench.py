@@ -20,6 +20,9 @@ CORES = os.cpu_count() or 1
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 STALE_TIMINGS = 100_000
+# What the timings file can still hold after such a run (Timings.maxEntries), every run reading
+# and rewriting it.
+BOUNDED_TIMINGS = 20_000
 SLEEPERS = 2_000
 
 
@@ -88,7 +91,9 @@ def suite(bench):
     warm = bench.cache("warm")
     bench.fill(source, warm, n)
     bench.fill(peers["touched"], bench.cache("touched"), n)
-    stale = StaleTimings(bench)
+    stale = StaleTimings(bench, STALE_TIMINGS, bench.fresh_cache, "-j", jobs)
+    warm_stale = StaleTimings(bench, BOUNDED_TIMINGS, lambda index: bench.cache("warm-stale"), "-j", jobs)
+    bench.fill(source, bench.cache("warm-stale"), n)
 
     def touch(index):
         with open(os.path.join(peers["touched"], f"p{(index * 37) % n:04d}.asm"), "a") as f:
@@ -125,6 +130,8 @@ def suite(bench):
         Row(f"8c. asmrun test -j{CORES}, one source touched", touched, peers["touched"], check=check, prepare=touch),
         Row(f"8d. asmrun test -j{CORES} --no-isolation, warm cache",
             bench.test("-j", jobs, "--no-isolation", "--cache-dir", warm), source, check=check),
+        Row(f"8e. asmrun test -j{CORES}, warm cache with {BOUNDED_TIMINGS:,} stale timings", warm_stale.command,
+            source, check=check),
         Row(f"9. asmrun test -j{CORES} --runner qemu, cold", cold("-j", jobs, "--runner", "qemu"), source,
             check=check),
         Row(f"9b. asmrun test -j{CORES} --runner qemu, warm",
@@ -132,25 +139,27 @@ def suite(bench):
     ]
     interleave("suite", rows, args.rounds)
     return {"rows": rows, "n": n, "rounds": args.rounds, "xargs": script, "stale": STALE_TIMINGS,
-            "stale_entries": stale.entries_after}
+            "stale_entries": stale.entries_after, "bounded": BOUNDED_TIMINGS}
 
 
 class StaleTimings:
-    """Cold runs whose cache already holds a timings file of 100,000 programs that do not exist
-    (Sources/Suite/Timings.swift: `SECONDS\\tLAST-SEEN\\tPATH`, seen now so only a size bound
-    can drop them), and how many entries the file holds after each run."""
+    """Runs whose cache holds a timings file of COUNT programs that do not exist, written before
+    each run (Sources/Suite/Timings.swift: `SECONDS\tLAST-SEEN\tPATH`, seen now so only a size
+    bound can drop them), and how many entries the file holds after each run. CACHE names the
+    cache folder for a run: a fresh one for cold runs, the same one for warm runs."""
 
-    def __init__(self, bench):
-        self.bench, self.cache, self.entries_after = bench, None, []
+    def __init__(self, bench, count, cache, *options):
+        self.bench, self.count, self.cache_for, self.options = bench, count, cache, options
+        self.cache, self.entries_after = None, []
         now = int(time.time())
-        self.text = "".join(f"0.0100\t{now}\t/nonexistent/stale/p{k:06d}.asm\n" for k in range(STALE_TIMINGS))
+        self.text = "".join(f"0.0100\t{now}\t/nonexistent/stale/p{k:06d}.asm\n" for k in range(count))
 
     def command(self, index):
-        self.cache = self.bench.fresh_cache()
-        os.makedirs(self.cache)
+        self.cache = self.cache_for(index)
+        os.makedirs(self.cache, exist_ok=True)
         with open(os.path.join(self.cache, "timings"), "w") as f:
             f.write(self.text)
-        return self.bench.test("-j", self.bench.jobs, "--cache-dir", self.cache)
+        return self.bench.test(*self.options, "--cache-dir", self.cache)
 
     def finish(self, index):
         try:

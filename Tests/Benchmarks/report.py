@@ -93,6 +93,11 @@ def render(args, results, cores, elapsed):
             "during this run). Ratios are of medians; \"per round\" gives the range of the same ratio taken "
             "round by round.", "",
             "Machine: " + "; ".join(machine(cores)), ""]
+    if loads and statistics.median(loads) > cores:
+        head += [f"**The machine was busy during this run** (median load {statistics.median(loads):.1f} on {cores} "
+                 "cores): other processes took CPU time from whichever command was running, so wall times are "
+                 "longer than on an idle machine and a wall-time ratio at -j2 says as much about the scheduler as "
+                 "about asmrun. The CPU columns are much less affected; compare them too.", ""]
     return "\n".join(head + sections + ["## Targets", ""] + targets.lines() + [""] + notes(results) + [""])
 
 
@@ -131,10 +136,11 @@ def suite_tables(result, cores, targets):
                    ("8b", "6d", 2.0, "warm -j1 against the warm floor -j1"),
                    ("8d", "6c", None, f"warm -j{cores} --no-isolation against the warm floor -j{cores}"),
                    ("5", "6", None, f"xargs -P{cores} against the floor -j{cores}"),
-                   ("7d", "7", 1.10, f"cold with {result['stale']:,} stale timings against cold")]
+                   ("7d", "7", 1.10, f"cold with {result['stale']:,} stale timings against cold"),
+                   ("8e", "8", None, f"warm with {result['bounded']:,} stale timings against warm")]
     lines += ["", "### Against the floor", "",
-              "The floor runs exactly the commands asmrun runs (below) and nothing else; row 7d compares two asmrun "
-              "rows. *CPU ratio* compares the CPU time of the two rows: a wall-time ratio above it is parallelism "
+              "The floor runs exactly the commands asmrun runs (below) and nothing else; the last two rows compare "
+              "asmrun with itself. *CPU ratio* compares the CPU time of the two rows: a wall-time ratio above it is parallelism "
               "lost, not work added.", "",
               "| comparison | rows | median s | against s | ratio | per round | extra ms / program | CPU ratio | target |",
               "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
@@ -288,8 +294,9 @@ def notes(results):
             "- Peak RSS is asmrun's own VmHWM, sampled from /proc while it runs (children not included).",
             "- Without root, asmrun runs under `setpriv` as `nobody`, on its own copy of the corpus, cache and "
             "binary owned by that user; the sleeping processes belong to root (a scan of /proc would see them all).",
-            "- The stale timings are 100,000 lines `0.0100\\tNOW\\t/nonexistent/stale/pNNNNNN.asm` in the `timings` "
-            "file of a fresh cache folder (the format of `Sources/Suite/Timings.swift`, seen now, so that only a "
-            "size bound can drop them), written before the run, untimed.",
+            "- The stale timings are lines `0.0100\\tNOW\\t/nonexistent/stale/pNNNNNN.asm` in the `timings` file "
+            "(the format of `Sources/Suite/Timings.swift`, seen now, so that only a size bound can drop them), "
+            "written before each run, untimed: 100,000 in a fresh cache folder for row 7d, 20,000 (what the file "
+            "may keep) in a warm one for row 8e.",
             "- Large outputs run past their limit are interrupted with SIGINT (then SIGKILL 2 s later) and shown as "
             "such; they count as missing the target."]
