@@ -75,8 +75,8 @@ def suite(bench):
     n, jobs, args = bench.args.n, bench.jobs, bench.args
     source = os.path.join(bench.root, "corpus")
     codes = corpus.generate(source, n)
-    # Peers write their objects and outputs beside the sources: each gets its own copy, made
-    # once, and every round overwrites the same files.
+    # Peers write their objects and outputs beside the sources, and the touched row edits one:
+    # each gets its own copy, made once, and every round overwrites the same files.
     peers = {name: shutil.copytree(source, os.path.join(bench.root, "peers", name))
              for name in ("loop", "make", "lit", "turnt", "touched")}
     programs, folder = floor.suite_commands(bench.asmrun, source, bench.fresh_cache(), codes)
