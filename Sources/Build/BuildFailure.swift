@@ -1,3 +1,5 @@
+import Glibc
+import Sandbox
 import Support
 
 /// nasm or the linker rejected a program; carries the tool's own output and a hint.
@@ -38,6 +40,24 @@ package struct BuildFailure: AsmRunError, Equatable {
 
     /// nasm rejected the code as 64-bit: the one failure asmrun retries, as 32-bit code.
     package var rejects64BitCode: Bool { stage == .assemble && output.contains("not supported in 64-bit mode") }
+
+    /// What to do when a tool ran into one of the build's limits (`Builder.limits`).
+    static func limitHint(_ termination: Termination, output: String) -> String? {
+        let size = "\(Builder.limits.fileSize! >> 20) MiB"
+        if termination == .signaled(SIGXFSZ) || output.contains("File too large") {
+            return "the build wrote more than the \(size) a build may write; a `times` or `incbin` that large is almost always a mistake"
+        }
+        if termination == .timedOut || termination == .signaled(SIGXCPU) {
+            let cpu = Builder.limits.cpuSeconds!
+            return
+                "the tool ran past the build's limit (\(Int(Builder.timeout)) s, \(cpu) s of CPU); look for a `%rep` or macro that never ends"
+        }
+        if output.contains("out of memory") || output.contains("memory exhausted") || output.contains("Cannot allocate memory") {
+            return
+                "the tool ran out of the \(Builder.limits.addressSpace! >> 30) GiB of memory a build may use; look for a `times` or `%rep` that large"
+        }
+        return nil
+    }
 
     /// A fix for the assembly errors people hit most, recognised in nasm's output.
     static func assemblyHint(_ output: String) -> String? {

@@ -77,5 +77,5 @@ package struct BuildPlan: Sendable, Equatable {
     }
 
     /// A path as a tool's operand: `./-E.asm`, never an option.
-    static func operand(_ path: String) -> String { path.hasPrefix("-") ? "./" + path : path }
+    package static func operand(_ path: String) -> String { path.hasPrefix("-") ? "./" + path : path }
 }

@@ -1,8 +1,16 @@
 import Sandbox
+import Support
 
 /// Runs one build step (nasm, the C compiler, the linker) and turns a failure into a
 /// `BuildFailure`; what a successful step printed is returned: its warnings are the user's.
 package struct Builder: Sendable {
+    /// What nasm and the linker may use (README, "Build limits"): far more than a real program
+    /// needs, but a `times 200*1024*1024 db 1` cannot fill the scratch folder, nor a runaway
+    /// `%rep` take the machine's memory or the afternoon.
+    package static let limits = ResourceLimits(addressSpace: 4 << 30, fileSize: 64 << 20, cpuSeconds: 60)
+    /// Wall-clock seconds per tool.
+    package static let timeout = 120.0
+
     package let launcher: any ProcessLaunching
     /// Called with each command line before it runs, and with cache hits (`--verbose`).
     package let trace: (@Sendable (String) -> Void)?
@@ -18,13 +26,19 @@ package struct Builder: Sendable {
     ) throws -> String {
         trace?("\(command)")
         var options = LaunchOptions()
-        options.timeout = 120
+        options.timeout = Self.timeout
+        options.limits = Self.limits
         let result = try launcher.run(command, options: options)
         var output = String(decoding: result.stderr + result.stdout, as: UTF8.self)
         guard result.termination != .exited(0) else { return output }
         if result.termination != .exited(1) && output.isEmpty {
             output = "\(command.executable) ended with \(result.termination.summary)"
         }
-        throw BuildFailure(source: source, stage: stage, output: output, hint: hint(output))
+        // A newline in the file name would split nasm's `file:line:` lines into forged ones.
+        let shown = source.displayEscaped
+        if shown != source { output = output.replacing(source, with: shown) }
+        throw BuildFailure(
+            source: source, stage: stage, output: output,
+            hint: BuildFailure.limitHint(result.termination, output: output) ?? hint(output))
     }
 }

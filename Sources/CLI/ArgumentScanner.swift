@@ -12,6 +12,14 @@ package struct UsageError: AsmRunError, Equatable {
     }
 
     package var category: ErrorCategory { .usage }
+
+    /// An option asmrun does not know; a file name that only looks like one gets the `./` fix.
+    static func unknownOption(_ option: String, help: String) -> UsageError {
+        if option.hasSuffix(".asm") || option.hasSuffix("/") {
+            return UsageError("unknown option \(option)", fix: "to name a file that starts with `-`, write ./\(option)")
+        }
+        return UsageError("unknown option \(option); see `\(help)`")
+    }
 }
 
 /// Walks an argument vector: `-x VALUE`, `-xVALUE`, `--long VALUE`, `--long=VALUE`, and `--`.

@@ -18,9 +18,10 @@ enum Diagnostics {
         return command == .run ? ExitCode.toolFailure : ExitCode.usage
     }
 
-    /// Prints `error` without ending anything: a tool's own lines verbatim, then `asmrun: MESSAGE`.
+    /// Prints `error` without ending anything: a tool's own lines, then `asmrun: MESSAGE`, with
+    /// control characters escaped in every line (names and option values come from users).
     static func show(_ error: any Error, console: Console) {
-        console.write(text(for: error) + "\n", to: .error)
+        console.write(DisplayText.escapeLines(text(for: error)) + "\n", to: .error)
     }
 
     static func text(for error: any Error) -> String {

@@ -67,7 +67,10 @@ package struct RunCommand: Sendable {
                 options.runner, format: artifact.format, toolchain: toolchain, policy: try context.runnerPolicy(),
                 cpu: program.settings.qemuCPU)
             if artifact.dynamic, let problem = runner.libcProblem(program: program.path) { throw problem }
-            if let output = options.output { try ExecutableFile.copy(artifact.executable, to: output) }
+            if let output = options.output {
+                try refuseInput(output, program)
+                try ExecutableFile.copy(artifact.executable, to: output)
+            }
             return Prepared(program: program, artifact: artifact, runner: runner, toolchain: toolchain, store: store)
         } catch {
             artifact.release()
@@ -161,6 +164,20 @@ package struct RunCommand: Sendable {
         }
     }
 
+    /// `-o` must not replace a file the build reads: a source (`-o hello.asm`) or an include.
+    private func refuseInput(_ output: String, _ program: Program) throws {
+        let included = program.dependencies.values.flatMap { $0.compactMap(\.path) }
+        for input in program.files + included where Files.sameFile(output, input) {
+            let what =
+                input == program.main.path
+                ? "the program's source"
+                : program.files.contains(input) ? "a source of the program (\(input))" : "a file the program includes (\(input))"
+            throw UsageError(
+                "-o \(output) names \(what); the executable would replace it",
+                fix: "choose another path, such as -o \(BuildPlan.operand(program.name))")
+        }
+    }
+
     private func report(_ termination: Termination, timeout: Double?) -> Int32 {
         switch termination {
         case .exited(let code):
@@ -168,12 +185,13 @@ package struct RunCommand: Sendable {
         case .signaled(let signal):
             if signal != SIGINT {
                 context.console.write(
-                    "asmrun: \(options.source): killed by \(Signal.name(of: signal)) (\(Signal.description(of: signal)))\n", to: .error)
+                    "asmrun: \(options.source.displayEscaped): killed by \(Signal.name(of: signal)) (\(Signal.description(of: signal)))\n",
+                    to: .error)
             }
             return ExitCode.signaled(signal)
         case .timedOut:
             let seconds = timeout.map { String(format: "%g", $0) } ?? "?"
-            context.console.write("asmrun: \(options.source): timed out after \(seconds) s\n", to: .error)
+            context.console.write("asmrun: \(options.source.displayEscaped): timed out after \(seconds) s\n", to: .error)
             return ExitCode.timedOut
         }
     }

@@ -67,7 +67,7 @@ package struct RunOptions: Sendable, Equatable {
             case "-g", "--debug": break
             case "--cache-dir": cacheDirectory = try scanner.value(for: argument)
             case let option where option.hasPrefix("-") && option.count > 1:
-                throw UsageError("unknown option \(option); see `asmrun --help`")
+                throw UsageError.unknownOption(option, help: "asmrun --help")
             default: operands.append(argument)
             }
         }

@@ -108,7 +108,9 @@ package struct TestCommand: Sendable {
     private func list(_ suite: TestSuite, _ runners: [ObjectFormat: [Runner]]) {
         for program in suite.programs {
             let names = runners[program.format]?.map(\.name).joined(separator: ",") ?? ""
-            for testCase in program.cases { context.console.write("\(program.id(of: testCase.name)) [\(names)]\n") }
+            for testCase in program.cases {
+                context.console.write("\(program.id(of: testCase.name).displayEscaped) [\(names.displayEscaped)]\n")
+            }
         }
     }
 

@@ -53,8 +53,8 @@ package struct TestOptions: Sendable {
             case "--timeout": timeout = try scanner.seconds(for: argument)
             case "--output-limit":
                 let text = try scanner.value(for: argument)
-                guard let bytes = ProgramSettings.parseSize(text), bytes > 0 else {
-                    throw UsageError("--output-limit takes a size such as 1M or 65536, not `\(text)`")
+                guard let bytes = ProgramSettings.parseSize(text) else {
+                    throw UsageError("--output-limit takes a size from 1 to 1024G (such as 1M or 65536), not `\(text)`")
                 }
                 outputLimit = bytes
             case "--junit": junitPath = try scanner.value(for: argument)
@@ -64,7 +64,7 @@ package struct TestOptions: Sendable {
             case "--no-isolation": isolate = false
             case "--cache-dir": cache.directory = try scanner.value(for: argument)
             case let option where option.hasPrefix("-") && option.count > 1:
-                throw UsageError("unknown option \(option); see `asmrun test --help`")
+                throw UsageError.unknownOption(option, help: "asmrun test --help")
             default: paths.append(argument)
             }
         }

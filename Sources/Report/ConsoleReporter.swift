@@ -26,7 +26,9 @@ package final class ConsoleReporter: Sendable {
         var text = ""
         for result in report.results { text += render(result, of: report) }
         if let divergence = report.divergence {
-            text += console.paint("DIVERGE", .red) + " \(report.id): runners disagree\n" + indent(colorDiff(divergence))
+            text +=
+                console.paint("DIVERGE", .red) + " \(report.id.displayEscaped): runners disagree\n"
+                + indent(colorDiff(DisplayText.escapeLines(divergence)))
         }
         if githubActions { text += annotations(report) }
         state.withLock { state in
@@ -42,22 +44,42 @@ package final class ConsoleReporter: Sendable {
         }
     }
 
-    /// `::error file=…,line=…::` lines for GitHub Actions.
+    /// `::error file=…,line=…::` lines for GitHub Actions, escaped as its workflow commands
+    /// require (`%`, CR and LF in the message; also `:` and `,` in properties), so no name can
+    /// end the annotation or start another.
     private func annotations(_ report: CaseReport) -> String {
         var text = ""
         for result in report.results where !result.isSuccess && result.status != .skip {
             let location = result.location ?? FileLocation(report.program, line: 1)
-            let message = "\(report.id) [\(result.runner)]: \(result.message)".replacing("\n", with: "%0A")
-            text += "::error file=\(location.path),line=\(location.line ?? 1)::\(message)\n"
+            let message = "\(report.id.displayEscaped) [\(result.runner.displayEscaped)]: \(DisplayText.escape(result.message))"
+            let file = Self.workflowEscape(location.path.displayEscaped, property: true)
+            text += "::error file=\(file),line=\(location.line ?? 1)::\(Self.workflowEscape(message, property: false))\n"
         }
         return text
+    }
+
+    /// GitHub's escaping of workflow command data and properties.
+    static func workflowEscape(_ text: String, property: Bool) -> String {
+        // Scalar by scalar: as Characters, "\r\n" is one and matches neither "\r" nor "\n".
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "%": escaped += "%25"
+            case "\r": escaped += "%0D"
+            case "\n": escaped += "%0A"
+            case ":" where property: escaped += "%3A"
+            case "," where property: escaped += "%2C"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 
     /// Prints a remark on its own line.
     package func note(_ text: String) {
         state.withLock { state in
             clearProgress(&state.progressShown)
-            console.write(text + "\n", to: .error)
+            console.write(DisplayText.escapeLines(text) + "\n", to: .error)
         }
     }
 
@@ -75,35 +97,36 @@ package final class ConsoleReporter: Sendable {
     }
 
     private func render(_ result: RunnerResult, of report: CaseReport) -> String {
-        let head = "\(report.id) [\(result.runner)]"
+        let head = "\(report.id.displayEscaped) [\(result.runner.displayEscaped)]"
+        let message = DisplayText.escape(result.message)
         let milliseconds = String(format: "%.0f ms", result.duration * 1000)
         switch result.status {
         case .pass:
-            let recorded = result.message.isEmpty ? "" : " — " + result.message
+            let recorded = message.isEmpty ? "" : " — " + message
             guard verbose || !console.errorIsTerminal else { return "" }
             return console.paint("PASS ", .green) + " \(head) (\(milliseconds))\(recorded)\n" + (verbose ? crash(result) : "")
         case .skip:
-            return verbose || !console.errorIsTerminal ? console.paint("SKIP ", .yellow) + " \(head): \(result.message)\n" : ""
+            return verbose || !console.errorIsTerminal ? console.paint("SKIP ", .yellow) + " \(head): \(message)\n" : ""
         case .xfail:
-            return verbose || !console.errorIsTerminal ? console.paint("XFAIL", .yellow) + " \(head): \(result.message)\n" : ""
+            return verbose || !console.errorIsTerminal ? console.paint("XFAIL", .yellow) + " \(head): \(message)\n" : ""
         case .fail, .error, .timeout:
             let label = result.status == .fail ? "FAIL " : result.status == .error ? "ERROR" : "TIME "
-            var text = console.paint(label, .red) + " \(head): \(result.message)\n"
+            var text = console.paint(label, .red) + " \(head): \(message)\n"
             for diff in result.diffs {
-                text += indent(diff.stream + ":\n" + colorDiff(diff.text))
+                text += indent(diff.stream + ":\n" + colorDiff(DisplayText.escapeLines(diff.text)))
             }
             // Tool output (nasm's `file:line: error:`) stays unindented for problem matchers.
-            if !result.detail.isEmpty { text += result.detail + "\n" }
+            if !result.detail.isEmpty { text += DisplayText.escapeLines(result.detail) + "\n" }
             text += crash(result)
-            if !result.buildRemarks.isEmpty { text += result.buildRemarks + "\n" }
+            if !result.buildRemarks.isEmpty { text += DisplayText.escapeLines(result.buildRemarks) + "\n" }
             return text
         }
     }
 
     /// The crash report, indented under its case.
     private func crash(_ result: RunnerResult) -> String {
-        if let report = result.crash { return indent(report.rendered()) }
-        return result.crashNote.map { indent($0) } ?? ""
+        if let report = result.crash { return indent(DisplayText.escapeLines(report.rendered())) }
+        return result.crashNote.map { indent(DisplayText.escapeLines($0)) } ?? ""
     }
 
     private func indent(_ text: String) -> String {

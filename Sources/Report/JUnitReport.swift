@@ -1,5 +1,6 @@
 import Compare
 import Suite
+import Support
 
 /// JUnit XML: one `<testsuite>` per program, one `<testcase>` per case and runner; the failure
 /// text is the diff. CI systems (GitHub, GitLab, Jenkins) show it as a test report.
@@ -25,22 +26,22 @@ package enum JUnitReport {
             let results = reports.flatMap { report in report.results.map { (report, $0) } }
             let time = results.reduce(0) { $0 + $1.1.duration }
             xml +=
-                "  <testsuite name=\"\(escape(program))\" tests=\"\(results.count)\" failures=\"\(suiteTally.failed - suiteTally.errors)\" errors=\"\(suiteTally.errors)\" skipped=\"\(suiteTally.skipped)\" time=\"\(format(time))\">\n"
+                "  <testsuite name=\"\(escape(program.displayEscaped))\" tests=\"\(results.count)\" failures=\"\(suiteTally.failed - suiteTally.errors)\" errors=\"\(suiteTally.errors)\" skipped=\"\(suiteTally.skipped)\" time=\"\(format(time))\">\n"
             xml += "    <properties><property name=\"complete\" value=\"\(outcome.complete)\"/></properties>\n"
             for (report, result) in results {
                 xml +=
-                    "    <testcase classname=\"\(escape(program))\" name=\"\(escape("\(report.caseName) [\(result.runner)]"))\" time=\"\(format(result.duration))\""
+                    "    <testcase classname=\"\(escape(program.displayEscaped))\" name=\"\(escape("\(report.caseName) [\(result.runner)]".displayEscaped))\" time=\"\(format(result.duration))\""
                 var body = ""
                 switch result.status {
                 case .pass: break
-                case .skip: body = "      <skipped message=\"\(escape(result.message))\"/>\n"
-                case .xfail: body = "      <system-out>\(escape(result.message))</system-out>\n"
+                case .skip: body = "      <skipped message=\"\(escape(DisplayText.escape(result.message)))\"/>\n"
+                case .xfail: body = "      <system-out>\(escape(DisplayText.escape(result.message)))</system-out>\n"
                 case .fail, .timeout:
                     body =
-                        "      <failure type=\"\(result.status.rawValue)\" message=\"\(escape(result.message))\">\(escape(failureText(result, report)))</failure>\n"
+                        "      <failure type=\"\(result.status.rawValue)\" message=\"\(escape(DisplayText.escape(result.message)))\">\(escape(failureText(result, report)))</failure>\n"
                 case .error:
                     body =
-                        "      <error type=\"error\" message=\"\(escape(result.message))\">\(escape(failureText(result, report)))</error>\n"
+                        "      <error type=\"error\" message=\"\(escape(DisplayText.escape(result.message)))\">\(escape(failureText(result, report)))</error>\n"
                 }
                 xml += body.isEmpty ? "/>\n" : ">\n" + body + "    </testcase>\n"
             }
@@ -50,7 +51,7 @@ package enum JUnitReport {
     }
 
     private static func failureText(_ result: RunnerResult, _ report: CaseReport) -> String {
-        result.failureText + (report.divergence.map { "\n" + $0 } ?? "")
+        DisplayText.escapeLines(result.failureText + (report.divergence.map { "\n" + $0 } ?? ""))
     }
 
     private static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }

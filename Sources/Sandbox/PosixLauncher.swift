@@ -74,6 +74,10 @@ package struct PosixLauncher: ProcessLaunching {
             }
         }
         guard code == 0 else {
+            let environment = command.environment.map { $0.map { "\($0.key)=\($0.value)" } } ?? Self.inheritedEnvironment()
+            if code == E2BIG, let what = ArgumentSpace.problem(arguments: command.arguments, environment: environment) {
+                throw LaunchError.tooLarge(command.executable, what: what)
+            }
             throw LaunchError.spawnFailed(Self.describe(step, command), errno: code)
         }
         return (pid, privateProc != 0)
@@ -96,6 +100,17 @@ package struct PosixLauncher: ProcessLaunching {
             request.seccomp_length = UInt16(bytes.count / 8)
             return body(&request)
         }
+    }
+
+    /// asmrun's own environment, which a command without one inherits.
+    private static func inheritedEnvironment() -> [String] {
+        var assignments: [String] = []
+        var entry = environ
+        while let pointer = entry.pointee {
+            assignments.append(String(cString: pointer))
+            entry += 1
+        }
+        return assignments
     }
 
     /// What was being started, and the step before `exec` that failed, if it was not `exec`.

@@ -16,6 +16,8 @@ package enum LaunchError: AsmRunError, Equatable {
     case notFound(String)
     /// A step before `exec` (named), or `exec` itself, failed with this errno.
     case spawnFailed(String, errno: Int32)
+    /// The kernel refused the arguments or environment of this program (E2BIG): what was too large.
+    case tooLarge(String, what: String)
 
     package var category: ErrorCategory { .environment }
 
@@ -23,12 +25,14 @@ package enum LaunchError: AsmRunError, Equatable {
         switch self {
         case .notFound(let name): "\(name) not found on PATH"
         case .spawnFailed(let name, let code): "cannot start \(name) (\(errorText(code)))"
+        case .tooLarge(let name, let what): "cannot start \(name): \(what)"
         }
     }
 
     package var fix: String? {
         switch self {
         case .notFound: "install it or give its full path"
+        case .tooLarge: "pass large data on standard input or in a file instead"
         case .spawnFailed(_, let code) where code == E2BIG:
             "its arguments and environment are larger than the kernel accepts; shorten them"
         case .spawnFailed(_, let code) where code == ENOEXEC:

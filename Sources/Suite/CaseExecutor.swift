@@ -1,6 +1,7 @@
 import Build
 import Compare
 import Run
+import Sandbox
 import Source
 import Support
 
@@ -16,6 +17,14 @@ struct CaseExecutor: Sendable {
         let limits = CaseLimits(
             timeout: program.settings.timeout ?? configuration.timeout,
             outputLimit: program.settings.outputLimit ?? configuration.outputLimit, resources: program.settings.limits)
+        if let tooLarge = ArgumentSpace.problem(arguments: testCase.arguments, environment: testCase.environment) {
+            var result = RunnerResult(
+                runner: runner.name, status: .error,
+                message:
+                    "\(FileLocation(test.expectationPath)): case `\(testCase.name)`: \(tooLarge); give large input with `stdin:` instead")
+            result.location = FileLocation(test.expectationPath)
+            return result
+        }
         var input = CaseInput(arguments: testCase.arguments, environment: testCase.environment, stdin: testCase.stdin.bytes)
         input.fileFolder = test.fileFolder
         input.files = testCase.inputs.map { ($0.name, $0.content.bytes) }

@@ -21,8 +21,12 @@ package struct FileLocation: Sendable, Equatable, CustomStringConvertible {
         self.line = line
     }
 
-    /// `path` or `path:line`, the form editors and CI problem matchers read.
-    package var description: String { line.map { "\(path):\($0)" } ?? path }
+    /// `path` or `path:line`, the form editors and CI problem matchers read, with control
+    /// characters in the path escaped (see `DisplayText`).
+    package var description: String {
+        let shown = path.displayEscaped
+        return line.map { "\(shown):\($0)" } ?? shown
+    }
 }
 
 /// Every error asmrun reports: what failed, where, and what to do next. One printer in the CLI

@@ -150,6 +150,13 @@ package enum Files {
         return mkdir(path, 0o755) == 0 || isDirectory(path)
     }
 
+    /// Whether `first` and `second` name the same file (following links; hard links included).
+    package static func sameFile(_ first: String, _ second: String) -> Bool {
+        var one = stat()
+        var two = stat()
+        return stat(first, &one) == 0 && stat(second, &two) == 0 && one.st_dev == two.st_dev && one.st_ino == two.st_ino
+    }
+
     /// Whether `path` names a directory (following links).
     package static func isDirectory(_ path: String) -> Bool {
         var info = stat()

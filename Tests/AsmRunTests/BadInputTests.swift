@@ -1,0 +1,130 @@
+import Foundation
+import FoundationXML
+import Glibc
+import Testing
+
+@testable import Build
+@testable import Sandbox
+@testable import Source
+@testable import Support
+
+/// Hostile names, sizes and paths given to the real tools: asmrun answers with one clear line and
+/// never lets a name forge output, a build fill the disk, or `-o` replace an input.
+@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+struct BadInputTests {
+    private static let hello = try! String(contentsOfFile: Fixture.corpus + "/hello.asm", encoding: .utf8)
+
+    @Test func trappingNumbersAreOneLineErrorsFromTheBinary() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        try Fixture.write("; asmrun: limit memory 99999999999999G\n" + Self.hello, to: directory + "/big.asm")
+        let run = try Fixture.asmrun([directory + "/big.asm"])
+        #expect(run.status == .exited(125))
+        #expect(
+            run.stderr
+                == "asmrun: \(directory)/big.asm:1: `limit memory 99999999999999G` is out of range: a size from 1 to 1024G; fix the `; asmrun:` line\n"
+        )
+        let test = try Fixture.asmrun(["test", directory, "--output-limit", "99999999999999G"])
+        #expect(test.status == .exited(2))
+        #expect(test.stderr.hasPrefix("asmrun: --output-limit takes a size from 1 to 1024G"))
+    }
+
+    @Test func sourcesWhoseNamesStartWithADashBuildAndRecord() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        for name in ["-E.asm", "-v.asm"] { try Fixture.write(Self.hello, to: directory + "/" + name) }
+        let update = try Fixture.asmrun(["test", ".", "--update", "--runner", "qemu"], in: directory)
+        #expect(update.status == .exited(0), "\(update.stdout)\(update.stderr)")
+        for name in ["-E", "-v"] {
+            let recorded = try String(contentsOfFile: directory + "/\(name).expect", encoding: .utf8)
+            #expect(recorded.hasSuffix("stdout:\n| Hello, World!\nstatus: exit 0\n"))
+        }
+        let run = try Fixture.asmrun(["./-E.asm"], in: directory)
+        #expect(run.stdout == "Hello, World!\n" && run.status == .exited(0))
+        let bare = try Fixture.asmrun(["-E.asm"], in: directory)
+        #expect(bare.stderr == "asmrun: unknown option -E.asm; to name a file that starts with `-`, write ./-E.asm\n")
+    }
+
+    @Test func controlCharactersInNamesCannotForgeOutput() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        let evil = directory + "/x\nPASS  everything.asm\n::warning::forged"
+        try Fixture.write(Self.hello, to: evil + ".asm")
+        try Fixture.write("[case \u{1b}[2Jclear]\nstatus: exit 3\n", to: evil + ".expect")
+        let result = Fixture.test(
+            [directory, "--runner", "qemu", "--junit", directory + "/r.xml"], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(result.status == 1)
+        let everything = result.output + result.errors
+        #expect(!everything.contains("\u{1b}"), "no escape byte reaches the terminal")
+        let lines = everything.split(separator: "\n")
+        #expect(!lines.contains { $0.hasPrefix("PASS") }, "no forged PASS line: \(everything)")
+        #expect(lines.filter { $0.hasPrefix("::") }.count == 1, "one annotation, no forged ::warning: \(everything)")
+        #expect(everything.contains("FAIL  \(directory)/x\\nPASS  everything.asm\\n::warning::forged.asm:\\e[2Jclear [qemu]"))
+        let annotation = try #require(lines.first { $0.hasPrefix("::error") })
+        #expect(annotation.hasPrefix("::error file=\(directory)/x\\nPASS  everything.asm\\n%3A%3Awarning%3A%3Aforged.asm,line=1::"))
+        let xml = try XMLDocument(contentsOf: URL(fileURLWithPath: directory + "/r.xml"))
+        let testcase = try #require(try xml.nodes(forXPath: "//testcase").first as? XMLElement)
+        #expect(testcase.attribute(forName: "name")?.stringValue == "\\e[2Jclear [qemu]")
+    }
+
+    @Test func caseArgumentsTooLargeForTheKernelSaySo() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        try Fixture.write(Self.hello, to: directory + "/hello.asm")
+        let big = String(repeating: "x", count: 200_000)
+        try Fixture.write("[case big]\nargs: small \(big)\nstatus: exit 0\n", to: directory + "/hello.expect")
+        let result = Fixture.test([directory, "--runner", "qemu"])
+        #expect(result.status == 1)
+        #expect(
+            result.output.contains(
+                "ERROR \(directory)/hello.asm:big [qemu]: \(directory)/hello.expect: case `big`: argument 2 (`xxxxxxxxxxxxxxxx…`) is 200000 bytes"
+            ))
+        #expect(!result.output.contains("check that it exists and is executable"))
+    }
+
+    @Test func dashOThatNamesAnInputIsRefused() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        try Fixture.write("%include \"inc/data.inc\"\n" + Self.hello, to: directory + "/hello.asm")
+        try Fixture.write("; nothing but a comment\n", to: directory + "/inc/data.inc")
+        symlink("hello.asm", directory + "/alias.asm")
+        let before = try Data(contentsOf: URL(fileURLWithPath: directory + "/hello.asm"))
+        for output in ["hello.asm", "./hello.asm", directory + "/hello.asm", "alias.asm"] {
+            let result = try Fixture.asmrun(["hello.asm", "-o", output], in: directory)
+            #expect(result.status == .exited(125), "-o \(output)")
+            #expect(
+                result.stderr
+                    == "asmrun: -o \(output) names the program's source; the executable would replace it; choose another path, such as -o hello\n"
+            )
+        }
+        let include = try Fixture.asmrun(["hello.asm", "-o", "inc/data.inc"], in: directory)
+        #expect(include.status == .exited(125))
+        #expect(include.stderr.contains("names a file the program includes"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/hello.asm")) == before, "the source is untouched")
+        #expect(try String(contentsOfFile: directory + "/inc/data.inc", encoding: .utf8) == "; nothing but a comment\n")
+    }
+
+    @Test func theBuildCannotWriteAHugeObject() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        // A sparse file costs nothing to make; nasm copies it into the object at disk speed.
+        let blob = directory + "/blob.bin"
+        #expect(FileManager.default.createFile(atPath: blob, contents: nil))
+        #expect(truncate(blob, 80 << 20) == 0)
+        try Fixture.write("incbin \"blob.bin\"\nglobal _start\n_start: ret\n", to: directory + "/big.asm")
+        let program = try Program.load(file: directory + "/big.asm")
+        let toolchain = Toolchain(host: Host(environment: [:]), locator: Fixture.locator)
+        let plan = try BuildPlan(program: program, toolchain: toolchain, directory: directory, prefix: "t-")
+        let step = try #require(plan.compiles.first)
+        let start = monotonicSeconds()
+        let failure = #expect(throws: BuildFailure.self) {
+            try Builder(launcher: PosixLauncher(path: Fixture.environment["PATH"])).run(
+                step.command, stage: .assemble, source: step.source, hint: { _ in nil })
+        }
+        #expect(failure?.output.contains("ended with signal SIGXFSZ") == true, "\(failure?.output ?? "")")
+        #expect(failure?.hint?.hasPrefix("the build wrote more than the 64 MiB a build may write") == true)
+        #expect(monotonicSeconds() - start < 60)
+        var info = stat()
+        #expect(stat(step.object, &info) != 0 || info.st_size <= 64 << 20, "nothing past the limit was written")
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import CLI
+@testable import Compare
+@testable import Report
+@testable import Sandbox
+@testable import Source
+@testable import Support
+
+/// Bad input gets one line naming the file (and line) or the option, the allowed range and the
+/// fix; never a trap. Unit tests: nothing is spawned.
+@Suite struct InputValidationTests {
+    @Test(arguments: [
+        ("limit memory 99999999999999G", "a size from 1 to 1024G"),
+        ("limit output 9999999999999G", "a size from 1 to 1024G"),
+        ("limit file-size 1025G", "a size from 1 to 1024G"),
+        ("limit cpu 99999999999999999999", "seconds from 1 to 604800"),
+        ("limit processes 0", "a count from 1 to 1048576"),
+        ("timeout 1e308", "from 0.001 to 604800"),
+        ("timeout inf", "from 0.001 to 604800"),
+        ("timeout nan", "from 0.001 to 604800"),
+        ("timeout -1", "from 0.001 to 604800"),
+    ])
+    func directiveNumbersAreRangeChecked(directive: String, range: String) {
+        let error = #expect(throws: FileError.self) {
+            try SourceFile(path: "dir/x.asm", text: "nop\n; asmrun: \(directive)\nret\n")
+        }
+        #expect(error?.location == FileLocation("dir/x.asm", line: 2))
+        #expect(error?.problem.contains(range) == true, "\(error?.problem ?? "")")
+    }
+
+    @Test func optionNumbersAreRangeChecked() {
+        let cases: [([String], String)] = [
+            (["--output-limit", "99999999999999G"], "--output-limit takes a size from 1 to 1024G"),
+            (["--output-limit", "0"], "--output-limit takes a size from 1 to 1024G"),
+            (["--timeout", "1e19"], "--timeout takes a number of seconds from 0.001 to 604800"),
+            (["--timeout", "inf"], "--timeout takes a number of seconds from 0.001 to 604800"),
+            (["-j", "99999999999999999999"], "-j takes a number of jobs from 1 to 1024"),
+            (["--shard", "1/99999999999999999999"], "--shard takes K/N"),
+        ]
+        for (arguments, message) in cases {
+            let error = #expect(throws: UsageError.self, "\(arguments)") { try TestOptions(parsing: arguments) }
+            #expect(error?.problem.hasPrefix(message) == true, "\(error?.problem ?? "")")
+        }
+        let run = #expect(throws: UsageError.self) { try RunOptions(parsing: ["x.asm", "--timeout", "1e308"]) }
+        #expect(run?.problem.hasPrefix("--timeout takes a number of seconds from 0.001 to 604800") == true)
+    }
+
+    @Test func expectationThatIsNotUTF8NamesTheFirstBadLine() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        let path = directory + "/x.expect"
+        let bytes = Array("[case a]\nstdout:\n| fine\n| bad ".utf8) + [0xff, 0xfe] + Array(" here\n| \u{e9}\n".utf8)
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        let error = #expect(throws: FileError.self) { try ExpectationFile.load(path) }
+        #expect(error?.location == FileLocation(path, line: 4))
+        #expect(error?.message.contains("is not UTF-8 text; write non-text bytes as `~` lines") == true)
+    }
+
+    @Test func argumentSpaceSaysWhatIsTooLarge() {
+        let big = String(repeating: "x", count: 200_000)
+        #expect(ArgumentSpace.problem(arguments: ["a", "b"], environment: ["A=1"]) == nil)
+        #expect(
+            ArgumentSpace.problem(arguments: ["small", big], environment: [])
+                == "argument 2 (`xxxxxxxxxxxxxxxx…`) is 200000 bytes, more than the \(ArgumentSpace.maxStringBytes - 1) Linux takes per argument"
+        )
+        #expect(
+            ArgumentSpace.problem(arguments: [], environment: ["BIG=" + big])?.hasPrefix(
+                "environment variable BIG is 200004 bytes") == true)
+        let many = Array(repeating: String(repeating: "y", count: 100_000), count: 30)
+        #expect(ArgumentSpace.problem(arguments: many, environment: [])?.hasPrefix("the arguments and environment take 3000") == true)
+    }
+
+    @Test func namesAreEscapedForPrinting() {
+        #expect("plain/name-1.asm".displayEscaped == "plain/name-1.asm")
+        #expect("a\nPASS  b\u{1b}[2J\tc\r\u{7f}".displayEscaped == "a\\nPASS  b\\e[2J\\tc\\r\\x7f")
+        #expect("x\u{202e}gpj.asm\u{85}".displayEscaped == "x\\u{202e}gpj.asm\\u{0085}")
+        #expect("caf\u{e9} \u{1F600}".displayEscaped == "caf\u{e9} \u{1F600}", "printable Unicode stays")
+        #expect(DisplayText.escapeLines("one\u{1b}\ntwo\r\nthree\n") == "one\\e\ntwo\\r\nthree\n")
+        #expect(FileLocation("evil\nname.asm", line: 3).description == "evil\\nname.asm:3")
+    }
+
+    @Test func annotationsCannotBeEndedOrForgedByAName() {
+        #expect(ConsoleReporter.workflowEscape("a,b:c%\nd", property: true) == "a%2Cb%3Ac%25%0Ad")
+        #expect(ConsoleReporter.workflowEscape("50% done\r\n::warning::x\n", property: false) == "50%25 done%0D%0A::warning::x%0A")
+    }
+
+    @Test func aFileNamedLikeAnOptionGetsTheDotSlashFix() throws {
+        let usage = #expect(throws: UsageError.self) { try RunOptions(parsing: ["-E.asm"]) }
+        #expect(usage?.message == "unknown option -E.asm; to name a file that starts with `-`, write ./-E.asm")
+    }
+}
