@@ -19,15 +19,14 @@ package final class ArtifactStore: Sendable {
     private let counter = Atomic<Int>(0)
     let stored = Atomic<Bool>(false)
 
-    /// Opens the store; a cache folder that cannot be created turns caching off.
+    /// Opens the store; a cache folder that cannot be created turns caching off, a folder that is
+    /// not asmrun's cache is refused (see `CacheFolder`).
     package init(options: CacheOptions, environment: [String: String], launcher: any ProcessLaunching) throws {
         self.options = options
         self.launcher = launcher
-        var root = options.enabled ? options.root(environment: environment) : nil
-        if let candidate = root, !["/objects", "/tmp"].allSatisfy({ Files.makeDirectories(candidate + $0) }) {
-            root = nil
-        }
-        self.root = root
+        let folder = try options.enabled ? options.root(environment: environment).flatMap(CacheFolder.open) : nil
+        folder.map { CacheMaintenance($0).removeAbandonedStaging() }
+        root = folder?.root
         scratch = try TemporaryDirectory(prefix: "build", environment: environment).path
     }
 

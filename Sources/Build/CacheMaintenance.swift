@@ -1,20 +1,23 @@
 import Glibc
 import Support
 
-/// Size accounting and least-recently-used eviction for a cache folder.
+/// Size accounting, least-recently-used eviction and cleaning for a cache folder; only names
+/// asmrun made are counted or removed (see `CacheFolder`).
 package struct CacheMaintenance: Sendable {
     package let root: String
 
     package init(root: String) { self.root = root }
 
+    package init(_ folder: CacheFolder) { root = folder.root }
+
     /// Entries with their size in bytes and last use (their access time, set on every hit).
     package func entries() -> [(path: String, bytes: Int, used: Double)] {
         let objects = root + "/objects"
-        let names = (try? Files.list(objects)) ?? []
+        let names = ((try? Files.list(objects)) ?? []).filter(CacheFolder.isEntryName)
         return names.map { name in
             let path = objects + "/" + name
             var info = stat()
-            guard stat(path, &info) == 0 else { return (path, 0, 0) }
+            guard lstat(path, &info) == 0 else { return (path, 0, 0) }
             return (path, Int(info.st_size), Double(info.st_atim.tv_sec) + Double(info.st_atim.tv_nsec) / 1e9)
         }
     }
@@ -30,9 +33,23 @@ package struct CacheMaintenance: Sendable {
         }
     }
 
-    package func clean() {
-        Files.removeTree(root + "/objects")
-        Files.removeTree(root + "/tmp")
+    /// Removes every entry, entry being stored and the timings; returns how many entries went.
+    @discardableResult
+    package func clean() -> Int {
+        let removed = entries().filter { unlink($0.path) == 0 }.count
+        for name in (try? Files.list(root + "/tmp")) ?? [] where CacheFolder.isStagingName(name) {
+            unlink(root + "/tmp/" + name)
+        }
         unlink(root + "/timings")
+        return removed
+    }
+
+    /// Removes entries a dead asmrun was storing when it died (its pid is in the name); an entry
+    /// of a live one is never touched.
+    package func removeAbandonedStaging() {
+        for name in (try? Files.list(root + "/tmp")) ?? [] {
+            guard let owner = CacheFolder.stagingOwner(name), owner != getpid(), kill(owner, 0) != 0, errno == ESRCH else { continue }
+            unlink(root + "/tmp/" + name)
+        }
     }
 }

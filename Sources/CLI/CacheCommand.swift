@@ -20,17 +20,18 @@ enum CacheCommand {
             guard let root = options.root(environment: context.environment) else {
                 throw UsageError("no cache folder: set HOME, XDG_CACHE_HOME or --cache-dir")
             }
-            let maintenance = CacheMaintenance(root: root)
+            // Only a folder with asmrun's tag is touched, and in it only asmrun's own names.
+            let folder = try CacheFolder.existing(root)
+            let maintenance = folder.map(CacheMaintenance.init)
             if action == "clean" {
-                let count = maintenance.entries().count
-                maintenance.clean()
-                context.console.write("removed \(count) entries from \(root)\n")
+                let count = maintenance?.clean() ?? 0
+                context.console.write("removed \(count) entries from \(root.displayEscaped)\n")
             } else {
-                let entries = maintenance.entries()
+                let entries = maintenance?.entries() ?? []
                 let bytes = entries.reduce(0) { $0 + $1.bytes }
                 context.console.write(
                     """
-                    cache: \(root)
+                    cache: \(root.displayEscaped)\(folder == nil ? " (not created yet)" : "")
                     entries: \(entries.count)
                     size: \(String(format: "%.1f", Double(bytes) / 1_048_576)) MiB (limit \(options.maxBytes >> 20) MiB, least recently used evicted first)
 

@@ -119,17 +119,19 @@ import Testing
         let root = try Fixture.temporaryDirectory()
         defer { Files.removeTree(root) }
         try FileManager.default.createDirectory(atPath: root + "/objects", withIntermediateDirectories: true)
+        // Entries are named by their key (64 hex digits): one letter repeated stands for each.
+        let names = ["old": "a", "middle": "b", "new": "c"].mapValues { String(repeating: $0, count: 64) }
         for (index, name) in ["old", "middle", "new"].enumerated() {
-            let path = root + "/objects/" + name
+            let path = root + "/objects/" + names[name]!
             try Data(repeating: 1, count: 1000).write(to: URL(fileURLWithPath: path))
             var times = [timeval(tv_sec: 1_000_000 + index * 100, tv_usec: 0), timeval(tv_sec: 1_000_000 + index * 100, tv_usec: 0)]
             #expect(utimes(path, &times) == 0)
         }
         let maintenance = CacheMaintenance(root: root)
         maintenance.trim(toBytes: 2500)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/objects").sorted() == ["middle", "new"])
+        #expect(try Files.list(root + "/objects").sorted() == [names["middle"]!, names["new"]!])
         maintenance.trim(toBytes: 1000)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/objects") == ["new"])
+        #expect(try Files.list(root + "/objects") == [names["new"]!])
         maintenance.clean()
         #expect(maintenance.entries().isEmpty)
     }

@@ -1,0 +1,82 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import Build
+@testable import Support
+
+/// The cache touches only a folder asmrun tagged as its own, and in it only names it made.
+@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+struct CacheFolderTests {
+    private let hello = Fixture.corpus + "/hello.asm"
+
+    @Test func aFolderThatIsNotACacheIsNeverTouched() throws {
+        // What `--cache-dir ~` would name: a home with a tmp and an objects folder of its own.
+        let home = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(home) }
+        try Fixture.write("precious\n", to: home + "/tmp/keep.txt")
+        try Fixture.write("mine\n", to: home + "/objects/notes.txt")
+        let refusal =
+            "asmrun: \(home): is not an asmrun cache (it holds other files and no asmrun CACHEDIR.TAG), so asmrun leaves it alone; "
+            + "name a new or empty folder with --cache-dir, such as \(home)/asmrun-cache\n"
+        for arguments in [["cache", "clean"], ["cache", "info"]] {
+            let result = try Fixture.asmrun(arguments + ["--cache-dir", home])
+            #expect(result.status == .exited(2), "\(arguments)")
+            #expect(result.stderr == refusal)
+        }
+        let run = try Fixture.asmrun([hello, "--cache-dir", home])
+        #expect(run.status == .exited(125) && run.stderr == refusal)
+        let test = try Fixture.asmrun(["test", hello, "--cache-dir", home])
+        #expect(test.status == .exited(2) && test.stderr == refusal)
+        #expect(try Files.list(home).sorted() == ["objects", "tmp"])
+        #expect(try String(contentsOfFile: home + "/tmp/keep.txt", encoding: .utf8) == "precious\n")
+        #expect(try String(contentsOfFile: home + "/objects/notes.txt", encoding: .utf8) == "mine\n")
+    }
+
+    @Test func infoAndCleanCountAndRemoveOnlyAsmrunsNames() throws {
+        let base = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(base) }
+        let cache = base + "/cache"
+        _ = try Fixture.asmrun([hello, "--cache-dir", cache])
+        let tag = try String(contentsOfFile: cache + "/CACHEDIR.TAG", encoding: .utf8)
+        #expect(tag.hasPrefix("Signature: 8a477f597d28d172789f06886806bc55\n"))
+        try Fixture.write("the user's\n", to: cache + "/notes.txt")
+        try Fixture.write("the user's\n", to: cache + "/objects/notes.txt")
+        let info = try Fixture.asmrun(["cache", "info", "--cache-dir", cache])
+        #expect(info.stdout.hasPrefix("cache: \(cache)\nentries: 1\n"), "notes.txt is not an entry")
+        let clean = try Fixture.asmrun(["cache", "clean", "--cache-dir", cache])
+        #expect(clean.stdout == "removed 1 entries from \(cache)\n")
+        #expect(try Files.list(cache + "/objects") == ["notes.txt"])
+        #expect(try Files.list(cache).sorted() == ["CACHEDIR.TAG", "notes.txt", "objects", "tmp"])
+        let missing = try Fixture.asmrun(["cache", "info", "--cache-dir", base + "/none"])
+        #expect(missing.status == .exited(0) && missing.stdout.contains("(not created yet)\nentries: 0\n"))
+        #expect(!Files.exists(base + "/none"), "info creates nothing")
+    }
+
+    @Test func aCacheFromBeforeTheTagIsAdopted() throws {
+        let cache = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(cache) }
+        _ = try Fixture.asmrun([hello, "--cache-dir", cache])
+        #expect(unlink(cache + "/CACHEDIR.TAG") == 0)
+        let info = try Fixture.asmrun(["cache", "info", "--cache-dir", cache])
+        #expect(info.status == .exited(0) && info.stdout.contains("entries: 1\n"))
+        #expect(!Files.exists(cache + "/CACHEDIR.TAG"), "info changes nothing")
+        #expect(try Fixture.asmrun([hello, "--cache-dir", cache]).status == .exited(0))
+        #expect(Files.exists(cache + "/CACHEDIR.TAG"), "using it tags it")
+    }
+
+    @Test func stagingFilesOfADeadAsmrunAreRemovedAndALiveOnesKept() throws {
+        let cache = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(cache) }
+        _ = try Fixture.asmrun([hello, "--cache-dir", cache])
+        let key = String(repeating: "a", count: 64)
+        // A pid that cannot exist (above pid_max) stands for a dead asmrun; ours is alive.
+        let dead = cache + "/tmp/\(key).2147483000.1"
+        let live = cache + "/tmp/\(key).\(getpid()).1"
+        try Fixture.write("partial", to: dead)
+        try Fixture.write("partial", to: live)
+        _ = try Fixture.asmrun([hello, "--cache-dir", cache])
+        #expect(!Files.exists(dead))
+        #expect(Files.exists(live))
+    }
+}
