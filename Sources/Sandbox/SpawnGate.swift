@@ -43,6 +43,6 @@ package enum ExecutableFile {
     /// Copies `source` to `path` atomically, keeping it executable (`-o`, copies for runners).
     package static func copy(_ source: String, to path: String) throws {
         let bytes = try AtomicFile.contents(of: source)
-        try SpawnGate.exclusive { try AtomicFile.write(bytes, to: path, mode: 0o755) }
+        try SpawnGate.exclusive { try AtomicFile.write(bytes, to: path, mode: 0o755, keepingMode: false) }
     }
 }

@@ -2,35 +2,102 @@ import Glibc
 
 /// Replaces files by writing a sibling temporary file and renaming it over the target, so a
 /// reader (or a crash) sees the old content or the new, never a truncated mix.
+///
+/// - A symlink is written through: its target is replaced, the link stays a link.
+/// - The replaced file keeps its permissions (and, for root, its owner).
+/// - A file or folder without write permission is refused, even for root: `chmod a-w` means
+///   "do not change this" to asmrun too.
+/// - The temporary file, `.NAME.asmrun-XXXXXX`, is locked (`flock`) from before it has content
+///   until it is renamed; one left by a process that died is unlocked, which is how
+///   `removeAbandoned` tells it from one being written.
 package enum AtomicFile {
-    /// Writes `bytes` to `path` atomically with `mode` permissions. Executables are written
-    /// through `Sandbox`'s `ExecutableFile`, which keeps the write apart from spawns.
-    package static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
-        let directory = PathName.directory(of: path)
-        let name = PathName.lastComponent(of: path)
-        let (fd, temporary) = try createSibling(of: path, in: directory.isEmpty ? "." : directory, name: name)
+    /// Writes `bytes` to `path` atomically. A new file gets `mode`; an existing one keeps its
+    /// own unless `keepingMode` is false.
+    package static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, keepingMode: Bool = true) throws {
+        let target = try resolve(path)
+        let directory = PathName.directory(of: target)
+        let folder = directory.isEmpty ? "." : directory
+        var existing = stat()
+        let exists = stat(target, &existing) == 0
+        try checkWritable(path, folder: folder, existing: exists ? existing : nil)
+        let (fd, temporary) = try createLockedSibling(of: path, in: folder, name: PathName.lastComponent(of: target))
+        defer { close(fd) }
         var ok = writeAll(bytes, to: fd)
-        ok = ok && fchmod(fd, mode) == 0 && fsync(fd) == 0
-        close(fd)
-        guard ok, rename(temporary, path) == 0 else {
+        ok = ok && fchmod(fd, exists && keepingMode ? existing.st_mode & 0o7777 : mode) == 0
+        if ok && exists && geteuid() == 0 && (existing.st_uid != 0 || existing.st_gid != 0) {
+            _ = fchown(fd, existing.st_uid, existing.st_gid)
+        }
+        ok = ok && fsync(fd) == 0
+        guard ok, rename(temporary, target) == 0 else {
             let reason = errorText()
             unlink(temporary)
             throw failure(path, "cannot be written (\(reason))")
         }
+        syncDirectory(folder)
     }
 
-    /// `mkostemp(3)` with `O_CLOEXEC`, which Swift's Glibc module does not export: a new file
-    /// `.NAME.asmrun-XXXXXX` beside the target, never inherited by a child spawned meanwhile.
-    private static func createSibling(of path: String, in directory: String, name: String) throws -> (Int32, String) {
+    /// The file a write to `path` replaces: `path`, or the end of the chain of symlinks it starts.
+    static func resolve(_ path: String) throws -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+            var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = buffer.withUnsafeMutableBytes { readlink(current, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count) }
+            guard length > 0 else { break }
+            let link = String(decoding: buffer.prefix(length), as: UTF8.self)
+            let parent = PathName.directory(of: current)
+            current = link.hasPrefix("/") || parent.isEmpty ? link : parent + "/" + link
+        }
+        throw failure(path, "is a chain of symbolic links that does not end (\(errorText(ELOOP)))")
+    }
+
+    private static func checkWritable(_ path: String, folder: String, existing: stat?) throws {
+        if let existing, existing.st_mode & 0o222 == 0 || access(path, W_OK) != 0 {
+            throw FileError(
+                path: path, problem: "is read-only, so asmrun leaves it as it is",
+                fix: "make it writable (chmod u+w) to let asmrun replace it", category: .environment)
+        }
+        var info = stat()
+        if stat(folder, &info) == 0, info.st_mode & 0o222 == 0 || access(folder, W_OK) != 0 {
+            throw FileError(
+                path: path, problem: "cannot be written: its folder \(folder.displayEscaped) is read-only",
+                fix: "make the folder writable (chmod u+w)", category: .environment)
+        }
+    }
+
+    /// `mkostemp(3)` with `O_CLOEXEC` (which Swift's Glibc module does not export), then an
+    /// exclusive `flock` before anything is written: a new file `.NAME.asmrun-XXXXXX` beside the
+    /// target, never inherited by a child spawned meanwhile. A sweeper that got the name between
+    /// its creation and the lock has removed it, which the identity check notices.
+    private static func createLockedSibling(of path: String, in directory: String, name: String) throws -> (Int32, String) {
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         for _ in 0..<100 {
             let suffix = String((0..<6).map { _ in letters.randomElement()! })
             let candidate = "\(directory)/.\(name).asmrun-\(suffix)"
             let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if fd >= 0 { return (fd, candidate) }
-            if errno != EEXIST { break }
+            if fd < 0 {
+                if errno != EEXIST { break }
+                continue
+            }
+            var opened = stat()
+            var named = stat()
+            if flock(fd, LOCK_EX | LOCK_NB) == 0, fstat(fd, &opened) == 0, stat(candidate, &named) == 0,
+                opened.st_ino == named.st_ino, opened.st_dev == named.st_dev
+            {
+                return (fd, candidate)
+            }
+            close(fd)
         }
         throw failure(path, "cannot create a temporary file beside it (\(errorText()))")
+    }
+
+    /// Makes the rename itself durable; a folder that cannot be opened only loses that.
+    private static func syncDirectory(_ folder: String) {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
     }
 
     /// The bytes of `source`, for copying a file atomically.
