@@ -29,6 +29,7 @@ package struct Builder: Sendable {
         options.timeout = Self.timeout
         options.limits = Self.limits
         let result = try launcher.run(command, options: options)
+        if result.interrupted { throw InterruptedError(command.executable) }
         var output = String(decoding: result.stderr + result.stdout, as: UTF8.self)
         guard result.termination != .exited(0) else { return output }
         if result.termination != .exited(1) && output.isEmpty {

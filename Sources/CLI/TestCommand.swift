@@ -137,9 +137,10 @@ package struct TestCommand: Sendable {
             crashProbe: CrashProbe.make(launcher: context.launcher, toolchain: toolchain))
         let runner = SuiteRunner(
             programs: suite.programs, runners: runners, configuration: options.configuration, toolchain: toolchain,
-            store: store, caseRunner: caseRunner, builtAhead: ahead, emit: reporter.caseFinished, note: reporter.note)
+            store: store, caseRunner: caseRunner, builtAhead: ahead, emit: reporter.caseFinished, progress: reporter.caseRan,
+            note: reporter.note)
         let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
-            runner.cancel()
+            runner.interrupt()
             if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
         }
         let outcome = runner.run()

@@ -12,8 +12,9 @@ package struct Judge: Sendable {
     package func verdict(
         _ observation: Observation, against testCase: TestCase, runner: String, timeout: Double,
         outputLimitExceeded outputLimit: Int? = nil, oversizedFiles: [String] = [], limit: Int = 0,
-        expectedFailure: String? = nil
+        expectedFailure: String? = nil, interrupted: Bool = false
     ) -> RunnerResult {
+        if interrupted { return Self.interrupted(runner: runner) }
         var result = compare(observation, testCase, runner, timeout)
         if let outputLimit {
             result.outputLimitExceeded = true
@@ -34,7 +35,7 @@ package struct Judge: Sendable {
         case .pass:
             result.status = .fail
             result.message = "passed, but is marked xfail (\(reason)); remove the directive"
-        case .error, .skip, .xfail: break
+        case .error, .skip, .xfail, .interrupted: break
         }
         return result
     }
@@ -76,12 +77,30 @@ package struct Judge: Sendable {
         if expected.status != observation.status {
             result.diffs.append(("status", "expected \(expected.status.summary), got \(observation.status.summary)\n"))
         }
-        if !result.diffs.isEmpty && recording {
+        if recording && (!result.diffs.isEmpty || !testCase.isRecorded) {
             result.message = "recorded"
+            result.recordsChange = true
         } else if !result.diffs.isEmpty {
             result.status = .fail
             result.message = result.diffs.map(\.stream).joined(separator: ", ") + " differ" + (result.diffs.count == 1 ? "s" : "")
         }
         return result
+    }
+
+    /// A case an interrupt ended (or kept from being built): what it did does not count.
+    package static func interrupted(runner: String) -> RunnerResult {
+        RunnerResult(runner: runner, status: .interrupted, message: "interrupted (Ctrl-C or SIGTERM) before it finished; nothing recorded")
+    }
+
+    /// A result `--update` meant to record but did not: an error when the recording failed
+    /// (`failing`), else the same verdict saying why nothing was written. Results that had
+    /// nothing to record are unchanged.
+    package static func notRecorded(_ result: RunnerResult, because reason: String, failing: Bool) -> RunnerResult {
+        guard result.recordsChange else { return result }
+        var changed = result
+        changed.recordsChange = false
+        changed.message = "not recorded: " + reason
+        if failing { changed.status = .error }
+        return changed
     }
 }

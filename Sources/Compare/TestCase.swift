@@ -65,6 +65,11 @@ package struct TestCase: Sendable, Equatable {
         expected.status != nil || !expected.files.isEmpty || overrides.values.contains { $0.status != nil || !$0.files.isEmpty }
     }
 
+    /// Whether `other` gives the program the same arguments, environment, stdin and files.
+    package func hasSameInputs(as other: TestCase) -> Bool {
+        arguments == other.arguments && environment == other.environment && stdin == other.stdin && inputs == other.inputs
+    }
+
     /// The expectation in force for `runner`.
     package func effective(for runner: String) -> (
         stdout: TextLines, stderr: TextLines, status: Termination, files: [String: TextLines]

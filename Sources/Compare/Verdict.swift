@@ -15,6 +15,9 @@ package enum CaseStatus: String, Sendable, Codable, CaseIterable {
     case skip
     /// Failed as the program's `xfail` directive expects.
     case xfail
+    /// Ended by an interrupt (Ctrl-C, SIGTERM) before it finished: neither passed nor failed,
+    /// and never recorded.
+    case interrupted
 }
 
 /// One case under one runner.
@@ -37,6 +40,8 @@ package struct RunnerResult: Sendable {
     package var duration: Double = 0
     /// A stream passed the output limit: the observation is only a prefix, never recorded.
     package var outputLimitExceeded = false
+    /// `--update`: what the program did differs from the file, so recording it changes the file.
+    package var recordsChange = false
     /// The file and line a CI annotation should point at.
     package var location: FileLocation?
     /// Where and why the program crashed, when it died by a signal and was repeated under the

@@ -10,7 +10,16 @@ package final class ConsoleReporter: Sendable {
     private let verbose: Bool
     private let githubActions: Bool
     private let total: Int
-    private let state = Mutex<(done: Int, tally: Tally, progressShown: Bool)>((0, Tally(), false))
+    private let state = Mutex(State())
+
+    private struct State {
+        /// Results printed.
+        var done = 0
+        /// Results finished but held back (`--update` prints them once they are recorded).
+        var ran = 0
+        var tally = Tally()
+        var progressShown = false
+    }
 
     package init(console: Console, verbose: Bool, environment: [String: String], total: Int) {
         self.console = console
@@ -36,12 +45,25 @@ package final class ConsoleReporter: Sendable {
             state.done += report.results.count
             state.tally.add(report)
             console.write(text)
-            if console.errorIsTerminal && state.done < total {
-                let tally = state.tally
-                console.write("\r[\(state.done)/\(total)] \(tally.passed) passed, \(tally.failed) failed", to: .error)
-                state.progressShown = true
-            }
+            showProgress(&state)
         }
+    }
+
+    /// Counts results that finished but are printed later (`--update`), for the live counter.
+    package func caseRan(_ results: Int) {
+        state.withLock { state in
+            state.ran += results
+            clearProgress(&state.progressShown)
+            showProgress(&state)
+        }
+    }
+
+    private func showProgress(_ state: inout State) {
+        let finished = max(state.done, state.ran)
+        guard console.errorIsTerminal && finished < total else { return }
+        let counts = state.ran > state.done ? "ran" : "\(state.tally.passed) passed, \(state.tally.failed) failed"
+        console.write("\r[\(finished)/\(total)] \(counts)", to: .error)
+        state.progressShown = true
     }
 
     /// `::error file=…,line=…::` lines for GitHub Actions, escaped as its workflow commands
@@ -49,7 +71,7 @@ package final class ConsoleReporter: Sendable {
     /// end the annotation or start another.
     private func annotations(_ report: CaseReport) -> String {
         var text = ""
-        for result in report.results where !result.isSuccess && result.status != .skip {
+        for result in report.results where !result.isSuccess && result.status != .skip && result.status != .interrupted {
             let location = result.location ?? FileLocation(report.program, line: 1)
             let message = "\(report.id.displayEscaped) [\(result.runner.displayEscaped)]: \(DisplayText.escape(result.message))"
             let file = Self.workflowEscape(location.path.displayEscaped, property: true)
@@ -83,12 +105,15 @@ package final class ConsoleReporter: Sendable {
         }
     }
 
-    /// Prints the summary; the last line is `N passed, N failed[, N skipped]`.
+    /// Prints the summary; the last line is `N passed, N failed[, N skipped][, N interrupted]`.
     package func finish(complete: Bool, seconds: Double) {
         state.withLock { state in
             clearProgress(&state.progressShown)
             var lines: [String] = []
-            if !complete { lines.append("run incomplete: not every case ran") }
+            if !complete {
+                let missing = total - state.done
+                lines.append("run incomplete: not every case ran" + (missing > 0 ? " (\(missing) of \(total) did not run)" : ""))
+            }
             if let detail = state.tally.detailLine { lines.append(detail) }
             lines.append("time: \(String(format: "%.2f", seconds)) s")
             lines.append(state.tally.summaryLine)
@@ -109,6 +134,8 @@ package final class ConsoleReporter: Sendable {
             return verbose || !console.errorIsTerminal ? console.paint("SKIP ", .yellow) + " \(head): \(message)\n" : ""
         case .xfail:
             return verbose || !console.errorIsTerminal ? console.paint("XFAIL", .yellow) + " \(head): \(message)\n" : ""
+        case .interrupted:
+            return console.paint("INTR ", .yellow) + " \(head): \(message)\n"
         case .fail, .error, .timeout:
             let label = result.status == .fail ? "FAIL " : result.status == .error ? "ERROR" : "TIME "
             var text = console.paint(label, .red) + " \(head): \(message)\n"

@@ -14,7 +14,7 @@ package enum JSONReport {
     }
 
     struct Summary: Codable {
-        var passed, failed, skipped, errors, timeouts, expectedFailures, divergences: Int
+        var passed, failed, skipped, errors, timeouts, expectedFailures, divergences, interrupted: Int
     }
 
     struct Entry: Codable {
@@ -100,7 +100,8 @@ package enum JSONReport {
             complete: outcome.complete, durationSeconds: seconds,
             summary: Summary(
                 passed: tally.passed, failed: tally.failed, skipped: tally.skipped, errors: tally.errors,
-                timeouts: tally.timeouts, expectedFailures: tally.expectedFailures, divergences: tally.divergences),
+                timeouts: tally.timeouts, expectedFailures: tally.expectedFailures, divergences: tally.divergences,
+                interrupted: tally.interrupted),
             results: entries)
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase

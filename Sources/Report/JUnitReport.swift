@@ -11,7 +11,7 @@ package enum JUnitReport {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let total = outcome.reports.reduce(0) { $0 + $1.results.count }
         xml +=
-            "<testsuites name=\"asmrun\" tests=\"\(total)\" failures=\"\(tally.failed - tally.errors)\" errors=\"\(tally.errors)\" skipped=\"\(tally.skipped)\" time=\"\(format(seconds))\">\n"
+            "<testsuites name=\"asmrun\" tests=\"\(total)\" failures=\"\(tally.failed - tally.errors)\" errors=\"\(tally.errors)\" skipped=\"\(tally.skipped + tally.interrupted)\" time=\"\(format(seconds))\">\n"
         var byProgram: [(String, [CaseReport])] = []
         for report in outcome.reports {
             if byProgram.last?.0 == report.program {
@@ -26,7 +26,7 @@ package enum JUnitReport {
             let results = reports.flatMap { report in report.results.map { (report, $0) } }
             let time = results.reduce(0) { $0 + $1.1.duration }
             xml +=
-                "  <testsuite name=\"\(escape(program.displayEscaped))\" tests=\"\(results.count)\" failures=\"\(suiteTally.failed - suiteTally.errors)\" errors=\"\(suiteTally.errors)\" skipped=\"\(suiteTally.skipped)\" time=\"\(format(time))\">\n"
+                "  <testsuite name=\"\(escape(program.displayEscaped))\" tests=\"\(results.count)\" failures=\"\(suiteTally.failed - suiteTally.errors)\" errors=\"\(suiteTally.errors)\" skipped=\"\(suiteTally.skipped + suiteTally.interrupted)\" time=\"\(format(time))\">\n"
             xml += "    <properties><property name=\"complete\" value=\"\(outcome.complete)\"/></properties>\n"
             for (report, result) in results {
                 xml +=
@@ -34,7 +34,7 @@ package enum JUnitReport {
                 var body = ""
                 switch result.status {
                 case .pass: break
-                case .skip: body = "      <skipped message=\"\(escape(DisplayText.escape(result.message)))\"/>\n"
+                case .skip, .interrupted: body = "      <skipped message=\"\(escape(DisplayText.escape(result.message)))\"/>\n"
                 case .xfail: body = "      <system-out>\(escape(DisplayText.escape(result.message)))</system-out>\n"
                 case .fail, .timeout:
                     body =

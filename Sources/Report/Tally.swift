@@ -16,6 +16,8 @@ package struct Tally: Sendable, Equatable {
     package var timeouts = 0
     /// Cases whose runners disagreed.
     package var divergences = 0
+    /// Ended by an interrupt: neither passed nor failed.
+    package var interrupted = 0
 
     package init() {}
 
@@ -35,14 +37,17 @@ package struct Tally: Sendable, Equatable {
             case .timeout:
                 failed += 1
                 timeouts += 1
+            case .interrupted: interrupted += 1
             }
         }
         if report.divergence != nil { divergences += 1 }
     }
 
-    /// `N passed, N failed` and `, N skipped` when any: the line CI log readers look for.
+    /// `N passed, N failed`, then `, N skipped` and `, N interrupted` when any: the line CI log
+    /// readers look for.
     package var summaryLine: String {
         "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+            + (interrupted > 0 ? ", \(interrupted) interrupted" : "")
     }
 
     /// The breakdown printed above it, when there is anything to break down.

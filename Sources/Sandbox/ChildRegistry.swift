@@ -27,8 +27,13 @@ package final class ChildRegistry: Sendable {
         }
     }
 
-    func remove(_ pid: pid_t) {
-        _ = state.withLock { $0.children.removeValue(forKey: pid) }
+    /// Stops supervising `pid`; true when an interrupt ended the children while it ran.
+    @discardableResult
+    func remove(_ pid: pid_t) -> Bool {
+        state.withLock { state in
+            state.children.removeValue(forKey: pid)
+            return state.ending
+        }
     }
 
     /// Whether the launcher created the process group `pgid`. Orphans of a case keep their group

@@ -24,11 +24,11 @@ package struct PosixLauncher: ProcessLaunching {
         let start = monotonicSeconds()
         let (pid, privateProc) = try spawn(executable, command, options, pipes)
         pipes.closeChildEnds()
-        defer { children.remove(pid) }
         var supervisor = Supervisor(pid: pid, options: options, pipes: pipes, start: start)
         var result = supervisor.run()
         result.privateProc = privateProc
         pipes = supervisor.pipes
+        result.interrupted = children.remove(pid)
         return result
     }
 

@@ -43,3 +43,15 @@ package enum LaunchError: AsmRunError, Equatable {
         }
     }
 }
+
+/// An interrupt (Ctrl-C, SIGTERM) ended a child before it finished; nothing it produced counts.
+package struct InterruptedError: AsmRunError, Equatable {
+    /// What was running.
+    package let what: String
+
+    package init(_ what: String) { self.what = what }
+
+    package var category: ErrorCategory { .environment }
+    package var problem: String { "\(what) was interrupted (Ctrl-C or SIGTERM)" }
+    package var fix: String? { nil }
+}

@@ -13,6 +13,9 @@ package struct ProcessResult: Sendable, Equatable {
     package var leftovers = 0
     /// The child's PID namespace got a /proc of its own (with `Confinement.caseNamespaces`).
     package var privateProc = false
+    /// An interrupt (Ctrl-C, SIGTERM) ended the run while this child ran: whatever it did is
+    /// not what it would have done.
+    package var interrupted = false
 
     package init(
         termination: Termination, stdout: [UInt8] = [], stderr: [UInt8] = [],

@@ -43,12 +43,14 @@ struct CaseExecutor: Sendable {
         var verdict = judge.verdict(
             observation, against: testCase, runner: runner.name, timeout: limits.timeout,
             outputLimitExceeded: result.outputLimitExceeded ? limits.outputLimit : nil, oversizedFiles: run.oversizedFiles,
-            limit: limits.outputLimit, expectedFailure: program.settings.expectedFailure(for: runner.name))
+            limit: limits.outputLimit, expectedFailure: program.settings.expectedFailure(for: runner.name),
+            interrupted: result.interrupted)
         if run.leftovers > 0 {
             verdict.detail = "asmrun ended \(run.leftovers) process\(run.leftovers == 1 ? "" : "es") the program left running"
             if verdict.message.isEmpty { verdict.message = verdict.detail }
         }
-        verdict.observation = observation
+        // What an interrupted program did is not what it does: it is neither shown nor recorded.
+        if verdict.status != .interrupted { verdict.observation = observation }
         verdict.duration = result.duration
         verdict.buildRemarks = artifact.remarks
         verdict.location = FileLocation(test.path, line: 1)

@@ -1,26 +1,79 @@
 import Compare
 import Support
 
-/// `--update`: once every case of a program ran, writes what it did into its `.expect`. Cases
-/// that errored, exceeded the output limit or are expected failures are left as they were.
+/// `--update`: writes what a program's cases did into its `.expect`, once the run is over.
+///
+/// The file is merged, not overwritten: under a lock on its folder (`FolderLock`) the file as it
+/// is on disk *now* is read, each recorded case is recorded into it, and the result replaces it
+/// atomically. So two concurrent `--update --filter` runs on different cases of one file both
+/// land, and a case added or edited by hand meanwhile is kept. A case whose inputs changed on
+/// disk while it ran, or that was deleted there, is not recorded (and says so). Cases that
+/// errored, were interrupted, exceeded the output limit or are expected failures are left as
+/// they were; a program none of whose cases can be recorded (one that did not build) gets no
+/// file at all.
 struct ExpectationRecorder: Sendable {
-    /// Records `results` (one list per case, runner order) and returns the path when the file
-    /// changed; a file that cannot be written is reported through the thrown error.
-    func record(_ program: TestProgram, _ results: [(testCase: TestCase, results: [RunnerResult])]) throws -> String? {
-        guard program.problem == nil, let source = program.program else { return nil }
-        var file = program.expectations
-        for (testCase, results) in results where !results.contains(where: { $0.status == .error }) {
-            let observations = results.compactMap { result -> (runner: String, observation: Observation)? in
+    /// What recording one program did.
+    struct Outcome {
+        /// The file, when it was replaced.
+        var written: String?
+        /// Cases that were not recorded, with the reason.
+        var skipped: [String: String] = [:]
+    }
+
+    /// Records `cases` (each with its results in runner order) into the program's file.
+    func record(_ program: TestProgram, _ cases: [(testCase: TestCase, results: [RunnerResult])]) throws -> Outcome {
+        guard program.problem == nil, let source = program.program else { return Outcome() }
+        let recordable = cases.compactMap { entry -> (TestCase, [(runner: String, observation: Observation)])? in
+            guard !entry.results.contains(where: { $0.status == .error || $0.status == .interrupted }) else { return nil }
+            let observations = entry.results.compactMap { result -> (runner: String, observation: Observation)? in
                 guard let observation = result.observation, source.settings.expectedFailure(for: result.runner) == nil,
                     !result.outputLimitExceeded
                 else { return nil }
                 return (result.runner, observation)
             }
-            if !observations.isEmpty { file.record(caseNamed: testCase.name, observations: observations) }
+            return observations.isEmpty ? nil : (entry.testCase, observations)
+        }
+        guard !recordable.isEmpty else { return Outcome() }
+        let path = program.expectationPath
+        let folder = Self.folder(of: try AtomicFile.resolve(path))
+        return try FolderLock.withLock(folder) { try merge(recordable, into: path, ranWith: program.expectations) }
+    }
+
+    /// Reads the file as it is now, records into it and replaces it when that changes it.
+    private func merge(
+        _ recordable: [(TestCase, [(runner: String, observation: Observation)])], into path: String, ranWith snapshot: ExpectationFile
+    ) throws -> Outcome {
+        let current: ExpectationFile?
+        do {
+            current = try ExpectationFile.load(path)
+        } catch let error as FileError {
+            throw FileError(
+                path: path, line: error.location?.line, problem: "changed during the run and no longer reads: \(error.problem)",
+                fix: "fix it, then run `asmrun test --update` again")
+        }
+        var file = current ?? ExpectationFile()
+        var outcome = Outcome()
+        for (ran, observations) in recordable {
+            if let onDisk = file.cases.first(where: { $0.name == ran.name }) {
+                guard onDisk.hasSameInputs(as: ran) else {
+                    outcome.skipped[ran.name] = "its inputs changed in \(FileLocation(path)) while it ran; run `asmrun test --update` again"
+                    continue
+                }
+            } else if snapshot.cases.contains(where: { $0.name == ran.name }) {
+                outcome.skipped[ran.name] = "it was removed from \(FileLocation(path)) while it ran"
+                continue
+            }
+            file.record(caseNamed: ran.name, observations: observations)
         }
         // Unchanged content is never rewritten, whatever its layout (CRLF, spacing, comments).
-        guard file != program.expectations || !Files.exists(program.expectationPath) else { return nil }
-        try file.save(to: program.expectationPath)
-        return program.expectationPath
+        guard outcome.skipped.count < recordable.count, file != current else { return outcome }
+        try file.save(to: path)
+        outcome.written = path
+        return outcome
+    }
+
+    private static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

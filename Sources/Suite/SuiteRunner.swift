@@ -1,6 +1,7 @@
 import Build
 import Compare
 import Run
+import Sandbox
 import Source
 import Support
 import Synchronization
@@ -9,7 +10,7 @@ import Synchronization
 /// and hands finished cases on in a deterministic order. Ordering, recording and artifact
 /// lifetimes are their own types; this one schedules and collects.
 package final class SuiteRunner: Sendable {
-    private struct Slot {
+    struct Slot {
         var program: Int
         var testCase: TestCase
         var results: [RunnerResult?]
@@ -17,30 +18,40 @@ package final class SuiteRunner: Sendable {
         var buildDuration: Double = 0
     }
 
-    private struct State {
+    struct State {
         var slots: [Slot] = []
         var programRemaining: [Int] = []
         var updatedFiles: [String] = []
+        /// `--update`: finished cases wait here until their recordings are written (or not).
+        var held: [Int: CaseReport] = [:]
+        /// Programs whose recording was attempted (written, unchanged or failed).
+        var committed: Set<Int> = []
     }
 
-    private let programs: [TestProgram]
+    let programs: [TestProgram]
     private let runners: [ObjectFormat: [Runner]]
-    private let configuration: SuiteConfiguration
+    let configuration: SuiteConfiguration
     private let toolchain: Toolchain
     private let store: ArtifactStore
     private let executor: CaseExecutor
     private let builtAhead: BuildAhead?
     private let sequencer: ReportSequencer
-    private let note: @Sendable (String) -> Void
-    private let state: Mutex<State>
+    let emit: @Sendable (CaseReport) -> Void
+    private let progress: @Sendable (Int) -> Void
+    let note: @Sendable (String) -> Void
+    let state: Mutex<State>
     private let cancelled = Atomic<Bool>(false)
-    private let slotRanges: [Range<Int>]
+    private let interrupted = Atomic<Bool>(false)
+    let slotRanges: [Range<Int>]
 
-    /// Prepares a run; `emit` receives each case in report order, `note` one-line remarks.
+    /// Prepares a run; `emit` receives each case in report order (with `--update`, all of them
+    /// at the end, once their recordings are written), `progress` the number of results of each
+    /// case as it finishes while they are held back, `note` one-line remarks.
     package init(
         programs: [TestProgram], runners: [ObjectFormat: [Runner]], configuration: SuiteConfiguration,
         toolchain: Toolchain, store: ArtifactStore, caseRunner: CaseRunner, builtAhead: BuildAhead? = nil,
-        emit: @escaping @Sendable (CaseReport) -> Void, note: @escaping @Sendable (String) -> Void
+        emit: @escaping @Sendable (CaseReport) -> Void, progress: @escaping @Sendable (Int) -> Void = { _ in },
+        note: @escaping @Sendable (String) -> Void
     ) {
         self.programs = programs
         self.runners = runners
@@ -49,6 +60,8 @@ package final class SuiteRunner: Sendable {
         self.store = store
         self.note = note
         self.builtAhead = builtAhead
+        self.emit = emit
+        self.progress = progress
         executor = CaseExecutor(runner: caseRunner, judge: Judge(recording: configuration.recording), configuration: configuration)
         sequencer = ReportSequencer(emit: emit)
         var initial = State()
@@ -67,10 +80,18 @@ package final class SuiteRunner: Sendable {
         state = Mutex(initial)
     }
 
-    /// Stops starting new cases (interrupt, `--fail-fast`).
+    /// Stops starting new cases (`--fail-fast`).
     package func cancel() { cancelled.store(true, ordering: .relaxed) }
 
+    /// An interrupt (Ctrl-C, SIGTERM) arrived: no new case starts and nothing is recorded.
+    package func interrupt() {
+        interrupted.store(true, ordering: .relaxed)
+        cancel()
+    }
+
     private var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    var isInterrupted: Bool { interrupted.load(ordering: .relaxed) }
 
     /// Runs everything and returns when all started work is done.
     package func run() -> SuiteOutcome {
@@ -80,8 +101,8 @@ package final class SuiteRunner: Sendable {
             pool.submit { [self] in buildAndSchedule(index, pool) }
         }
         pool.run()
+        let reports = configuration.recording ? commitRecordings() : sequencer.collected()
         timings.save(programDurations())
-        let reports = sequencer.collected()
         let complete = state.withLock { reports.count == $0.slots.count && $0.programRemaining.allSatisfy { $0 == 0 } }
         return SuiteOutcome(reports: reports, complete: complete, updatedFiles: state.withLock { $0.updatedFiles.sorted() })
     }
@@ -115,6 +136,9 @@ package final class SuiteRunner: Sendable {
         let artifact: Artifact
         do {
             artifact = try built.result.get()
+        } catch is InterruptedError {
+            failAll(index, Judge.interrupted(runner: ""))
+            return
         } catch let failure as BuildFailure {
             var result = RunnerResult(runner: "", status: .error, message: failure.problem)
             result.detail = failure.rendered
@@ -179,7 +203,7 @@ package final class SuiteRunner: Sendable {
 
     private func complete(_ slot: Int, _ runnerIndex: Int, _ result: RunnerResult) {
         if configuration.failFast && !result.isSuccess && result.status != .skip { cancel() }
-        let finished = state.withLock { state -> (report: CaseReport, programDone: Int?)? in
+        let finished = state.withLock { state -> CaseReport? in
             state.slots[slot].results[runnerIndex] = result
             state.slots[slot].remaining -= 1
             guard state.slots[slot].remaining == 0 else { return nil }
@@ -189,23 +213,14 @@ package final class SuiteRunner: Sendable {
                 program: programs[done.program].path, caseName: done.testCase.name, results: results,
                 divergence: Divergence.describe(results), buildDuration: done.buildDuration)
             state.programRemaining[done.program] -= 1
-            return (report, state.programRemaining[done.program] == 0 ? done.program : nil)
+            return report
         }
         guard let finished else { return }
-        if let program = finished.programDone, configuration.recording { record(program) }
-        sequencer.finished(slot, finished.report)
-    }
-
-    private func record(_ index: Int) {
-        let cases = state.withLock { state in
-            state.slots[slotRanges[index]].map { (testCase: $0.testCase, results: $0.results.compactMap { $0 }) }
-        }
-        do {
-            if let path = try ExpectationRecorder().record(programs[index], cases) {
-                state.withLock { $0.updatedFiles.append(path) }
-            }
-        } catch {
-            note("asmrun: \(error)")
+        if configuration.recording {
+            state.withLock { $0.held[slot] = finished }
+            progress(finished.results.count)
+        } else {
+            sequencer.finished(slot, finished)
         }
     }
 

@@ -37,7 +37,7 @@ package enum AtomicFile {
     }
 
     /// The file a write to `path` replaces: `path`, or the end of the chain of symlinks it starts.
-    static func resolve(_ path: String) throws -> String {
+    package static func resolve(_ path: String) throws -> String {
         var current = path
         for _ in 0..<40 {
             var info = stat()
