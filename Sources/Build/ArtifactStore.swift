@@ -15,7 +15,8 @@ package final class ArtifactStore: Sendable {
     let options: CacheOptions
     let launcher: any ProcessLaunching
     /// The folder of this process's private copies of executables (cases must see it).
-    package let scratch: String
+    package var scratch: String { scratchFolder.path }
+    private let scratchFolder: TemporaryDirectory
     private let counter = Atomic<Int>(0)
     let stored = Atomic<Bool>(false)
 
@@ -25,14 +26,17 @@ package final class ArtifactStore: Sendable {
         self.options = options
         self.launcher = launcher
         let folder = try options.enabled ? options.root(environment: environment).flatMap(CacheFolder.open) : nil
-        folder.map { CacheMaintenance($0).removeAbandonedStaging() }
+        if let folder {
+            CacheMaintenance(folder).removeAbandonedStaging()
+            AtomicFile.removeAbandoned(in: folder.root)
+        }
         root = folder?.root
-        scratch = try TemporaryDirectory(prefix: "build", environment: environment).path
+        scratchFolder = try TemporaryDirectory(prefix: "build", environment: environment, claimed: true)
     }
 
     /// Removes this process's private copies and trims the cache if anything was stored.
     package func close() {
-        Files.removeTree(scratch)
+        scratchFolder.remove()
         if stored.load(ordering: .relaxed), let root {
             CacheMaintenance(root: root).trim(toBytes: options.maxBytes)
         }

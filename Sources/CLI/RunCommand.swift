@@ -42,6 +42,7 @@ package struct RunCommand: Sendable {
     /// executable at `-o`; `nil` when an interrupt stopped the build.
     func prepare() throws -> Prepared? {
         let toolchain = context.toolchain
+        AbandonedScratch.sweep(environment: context.environment)
         let store = try ArtifactStore(options: options.cacheOptions, environment: context.environment, launcher: context.launcher)
         // Ctrl-C while nasm or the linker runs (in their own process group, out of the terminal's
         // reach): end them, clean up, exit 130 like the program would have.
@@ -69,6 +70,7 @@ package struct RunCommand: Sendable {
             if artifact.dynamic, let problem = runner.libcProblem(program: program.path) { throw problem }
             if let output = options.output {
                 try refuseInput(output, program)
+                AtomicFile.removeAbandoned(besides: output)
                 try ExecutableFile.copy(artifact.executable, to: output)
             }
             return Prepared(program: program, artifact: artifact, runner: runner, toolchain: toolchain, store: store)

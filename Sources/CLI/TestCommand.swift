@@ -40,6 +40,8 @@ package struct TestCommand: Sendable {
                 list(suite, try resolveRunners(for: suite.programs, toolchain: toolchain))
                 return ExitCode.success
             }
+            // What a run that died left: its scratch folders and the case processes still in them.
+            AbandonedScratch.sweep(environment: context.environment)
             let store = try ArtifactStore(options: options.cache, environment: context.environment, launcher: context.launcher)
             defer { store.close() }
             guard let (suite, ahead) = try loadBuildingAhead(store: store, toolchain: toolchain) else { return ExitCode.interrupted }
@@ -118,9 +120,10 @@ package struct TestCommand: Sendable {
         _ suite: TestSuite, _ runners: [ObjectFormat: [Runner]], toolchain: Toolchain, store: ArtifactStore, ahead: BuildAhead,
         started: Double
     ) throws -> Int32 {
+        removeAbandoned(suite)
         let total = suite.programs.reduce(0) { $0 + $1.cases.count * (runners[$1.format]?.count ?? 0) }
         let reporter = ConsoleReporter(console: context.console, verbose: options.verbose, environment: context.environment, total: total)
-        let scratch = try TemporaryDirectory(prefix: "test", environment: context.environment)
+        let scratch = try TemporaryDirectory(prefix: "test", environment: context.environment, claimed: true)
         defer { scratch.remove() }
         // Cases see the build's private copies and the prefix runners named, wherever they are.
         let prefixRunners = runners.values.joined().compactMap { runner -> String? in
@@ -148,6 +151,14 @@ package struct TestCommand: Sendable {
         return finish(outcome, suite, reporter, interrupted: interrupted, seconds: monotonicSeconds() - started)
     }
 
+    /// Temporary files of `.expect` rewrites a dead run left beside the sources (only those whose
+    /// writer's lock is gone).
+    private func removeAbandoned(_ suite: TestSuite) {
+        for (folder, names) in Dictionary(grouping: suite.temporaryFiles, by: \.folder) {
+            AtomicFile.removeAbandoned(in: folder, names: names.map(\.name))
+        }
+    }
+
     /// Reports, the summary and the exit status.
     private func finish(
         _ outcome: SuiteOutcome, _ suite: TestSuite, _ reporter: ConsoleReporter, interrupted: Bool, seconds: Double
@@ -172,6 +183,7 @@ package struct TestCommand: Sendable {
 
     private func write(_ render: () throws -> String, to path: String) -> Bool {
         do {
+            AtomicFile.removeAbandoned(besides: path)
             try AtomicFile.write(Array(try render().utf8), to: path)
             return true
         } catch {

@@ -2,7 +2,7 @@ import Glibc
 import Support
 import Synchronization
 
-/// asmrun's own pids cgroup, `asmrun-PID-N`, with one child cgroup per case; cgroup v2 when
+/// asmrun's own pids cgroup, `asmrun-PID-N-NS` (NS: its pid namespace), with one child cgroup per case; cgroup v2 when
 /// `/sys/fs/cgroup` is the unified hierarchy, else the v1 `pids` hierarchy.
 struct CgroupTree: Sendable {
     let kind: String
@@ -13,8 +13,10 @@ struct CgroupTree: Sendable {
     /// Creates the tree; `nil` when no writable pids controller exists here.
     static func create() -> CgroupTree? {
         // Unique per tree, not only per process: a library user may run several suites at once.
-        let name = "asmrun-\(getpid())-\(instances.add(1, ordering: .relaxed).newValue)"
+        let name = "asmrun-\(getpid())-\(instances.add(1, ordering: .relaxed).newValue)-\(pidNamespace)"
         let unified = "/sys/fs/cgroup"
+        let legacy = "/sys/fs/cgroup/pids"
+        for parent in [unified, legacy] { removeAbandoned(in: parent) }
         if let controllers = read(unified + "/cgroup.controllers"), controllers.split(separator: " ").contains("pids") {
             let base = unified + "/" + name
             if mkdir(base, 0o755) == 0 || errno == EEXIST {
@@ -24,7 +26,6 @@ struct CgroupTree: Sendable {
                 rmdir(base)
             }
         }
-        let legacy = "/sys/fs/cgroup/pids"
         if access(legacy + "/cgroup.procs", F_OK) == 0 {
             let base = legacy + "/" + name
             if mkdir(base, 0o755) == 0 || errno == EEXIST {
@@ -35,6 +36,21 @@ struct CgroupTree: Sendable {
             }
         }
         return nil
+    }
+
+    /// Trees of asmruns that died without removing them (`asmrun-PID-N-NS` with PID gone): what
+    /// still runs in their case cgroups is killed and the cgroups removed. A live run's tree is
+    /// never touched (its pid answers `kill(pid, 0)`), nor one made in another pid namespace,
+    /// where the pid means another process.
+    static func removeAbandoned(in parent: String) {
+        for name in (try? Files.list(parent)) ?? [] where name.hasPrefix("asmrun-") {
+            let parts = name.split(separator: "-")
+            // Three parts: a tree named before the namespace was part of the name.
+            guard parts.count == 4 || parts.count == 3, let pid = pid_t(parts[1]), pid != getpid(), Int(parts[2]) != nil,
+                parts.count == 3 || parts[3] == pidNamespace, kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            CgroupTree(kind: "abandoned", base: parent + "/" + name).remove()
+        }
     }
 
     /// A new case cgroup with `pids.max`, or `nil` if it cannot be made (the case runs without).
@@ -70,6 +86,12 @@ struct CgroupTree: Sendable {
         }
         rmdir(base)
     }
+
+    /// This process's pid namespace (the inode number of `/proc/self/ns/pid`).
+    static let pidNamespace: Substring = {
+        var info = stat()
+        return stat("/proc/self/ns/pid", &info) == 0 ? "\(info.st_ino)"[...] : "0"
+    }()
 
     private static func pids(in file: String) -> [pid_t] {
         (read(file) ?? "").split(separator: "\n").compactMap { pid_t($0) }

@@ -1,3 +1,4 @@
+import Compare
 import Glibc
 import Source
 import Support
@@ -26,6 +27,9 @@ struct Discovery {
         var skipped: [(path: String, reason: String)] = []
         var problems: [FileError] = []
         var missing = 0
+        /// `AtomicFile` temporary files seen beside the sources (`.x.expect.asmrun-XXXXXX`), as
+        /// (folder, name): a run that died while writing may have left them.
+        var temporaryFiles: [(folder: String, name: String)] = []
     }
 
     static func find(_ paths: [String]) -> Found {
@@ -44,6 +48,7 @@ struct Discovery {
             } else {
                 // Kept whatever it is, so that loading it names the problem.
                 found.programs.append(.file(path))
+                found.temporaryFiles += temporaryFiles(besides: path)
             }
         }
         var seen = Set<String>()
@@ -65,6 +70,9 @@ struct Discovery {
         } catch {
             found.problems.append(FileError(path: directory, problem: "cannot be read", fix: "check its permissions"))
             return
+        }
+        for name in names where name.hasPrefix(".") && AtomicFile.isTemporaryName(name) {
+            found.temporaryFiles.append((directory, name))
         }
         let join = { (name: String) in directory == "." ? name : (directory.hasSuffix("/") ? directory + name : directory + "/" + name) }
         if isProgramFolder(directory, names: names, join: join) {
@@ -95,6 +103,14 @@ struct Discovery {
     static func isProgramFile(_ name: String) -> Bool {
         let suffix = PathName.pathExtension(of: name).lowercased()
         return suffix == "asm" || suffix == "nasm"
+    }
+
+    /// The temporary files of `NAME.expect` beside a source named on the command line.
+    private static func temporaryFiles(besides source: String) -> [(folder: String, name: String)] {
+        let parent = PathName.directory(of: source)
+        let folder = parent.isEmpty ? "." : parent
+        let prefix = "." + PathName.lastComponent(of: ExpectationFile.path(for: source)) + ".asmrun-"
+        return ((try? Files.list(folder)) ?? []).filter { $0.hasPrefix(prefix) && AtomicFile.isTemporaryName($0) }.map { (folder, $0) }
     }
 
     /// Why a file that looks like a source is not a program on its own.

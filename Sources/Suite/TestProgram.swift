@@ -91,6 +91,9 @@ package struct TestSuite: Sendable {
     package var skipped: [(path: String, reason: String)]
     /// How many of the paths given do not exist (a usage error).
     package var missingPaths: Int
+    /// Temporary files of `.expect` rewrites found beside the sources, as (folder, name): a run
+    /// that died while writing may have left them (see `AtomicFile.removeAbandoned`).
+    package var temporaryFiles: [(folder: String, name: String)]
 
     /// Discovers and loads the programs under `paths`, handing each to `loaded` as soon as it is
     /// read (before the parts of other programs are told apart and the shard is taken).
@@ -98,6 +101,7 @@ package struct TestSuite: Sendable {
         let found = Discovery.find(paths)
         problems = found.problems
         missingPaths = found.missing
+        temporaryFiles = found.temporaryFiles
         skipped = found.skipped
         var loaded = found.programs.map { location in
             let program = TestProgram(location)

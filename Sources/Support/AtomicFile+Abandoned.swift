@@ -32,4 +32,14 @@ extension AtomicFile {
         }
         return removed
     }
+
+    /// Removes abandoned temporary files of `path` itself (`.NAME.asmrun-XXXXXX` beside it).
+    @discardableResult
+    package static func removeAbandoned(besides path: String) -> Int {
+        let target = (try? resolve(path)) ?? path
+        let parent = PathName.directory(of: target)
+        let prefix = "." + PathName.lastComponent(of: target) + ".asmrun-"
+        let folder = parent.isEmpty ? "." : parent
+        return removeAbandoned(in: folder, names: ((try? Files.list(folder)) ?? []).filter { $0.hasPrefix(prefix) })
+    }
 }

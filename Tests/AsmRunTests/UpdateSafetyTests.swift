@@ -162,11 +162,12 @@ final class BackgroundAsmrun {
     private let process = Process()
     private let output: String
 
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String], environment extra: [String: String] = [:]) throws {
         output = try Fixture.temporaryDirectory()
         var environment = Fixture.environment
         environment["NO_COLOR"] = "1"
         environment.removeValue(forKey: "GITHUB_ACTIONS")
+        for (key, value) in extra { environment[key] = value }
         process.executableURL = URL(fileURLWithPath: Fixture.binary)
         process.arguments = arguments
         process.environment = environment

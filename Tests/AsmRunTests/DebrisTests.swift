@@ -1,0 +1,113 @@
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+@testable import Sandbox
+@testable import Support
+
+/// What an asmrun killed with SIGKILL leaves (scratch folders, a case still running, its pids
+/// cgroup, a half-written `.expect`) is removed by the next run, and nothing of a live run is.
+@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+struct DebrisTests {
+    private static let hello = try! String(contentsOfFile: Fixture.corpus + "/hello.asm", encoding: .utf8)
+
+    /// Case processes still running from scratch folders under `sandbox` (every case carries
+    /// `TMPDIR=<its case folder>`; the cases' pids are their own PID namespaces').
+    private static func caseProcesses(under sandbox: String) -> [pid_t] {
+        let me = getpid()
+        return ((try? Files.list("/proc")) ?? []).compactMap { name -> pid_t? in
+            guard let pid = pid_t(name), pid != me, let environ = try? Files.read("/proc/\(name)/environ"),
+                ([0] + environ).firstRange(of: [0] + Array("TMPDIR=\(sandbox)/".utf8)) != nil,
+                let stat = try? Files.read("/proc/\(name)/stat"), let close = stat.lastIndex(of: UInt8(ascii: ")")),
+                stat[(close + 2)...].first != UInt8(ascii: "Z")
+            else { return nil }
+            return pid
+        }
+    }
+
+    /// Cgroup trees named after `pid` (root only; empty elsewhere).
+    private func cgroups(of pid: pid_t) -> [String] {
+        ["/sys/fs/cgroup", "/sys/fs/cgroup/pids"].flatMap { parent in
+            ((try? Files.list(parent)) ?? []).filter { $0.hasPrefix("asmrun-\(pid)-") }.map { parent + "/" + $0 }
+        }
+    }
+
+    @Test func theNextRunRemovesWhatAKilledRunLeft() throws {
+        let suite = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(suite) }
+        let sandbox = suite + "/tmp"
+        #expect(mkdir(sandbox, 0o755) == 0)
+        try Fixture.write(Self.hello, to: suite + "/hello.asm")
+        try Fixture.write("[case default]\nstatus: exit 9\n", to: suite + "/hello.expect")
+        // A rewrite that died half-way, and one a live writer still holds.
+        try Fixture.write("[case def", to: suite + "/.hello.expect.asmrun-Dead01")
+        try Fixture.write("[case def", to: suite + "/.hello.expect.asmrun-Live01")
+        let live = open(suite + "/.hello.expect.asmrun-Live01", O_RDONLY | O_CLOEXEC)
+        defer { close(live) }
+        #expect(flock(live, LOCK_EX) == 0)
+        // Cases see /tmp and /dev/shm as fresh, empty folders: the runner and its FIFO live where they can reach them.
+        let visible = try Fixture.visibleDirectory()
+        defer { Files.removeTree(visible) }
+        let ready = try Readiness(in: visible)
+        let runner = visible + "/runner.sh"
+        try Fixture.write("#!/bin/sh\necho $$ > \(ready.path)\nexec sleep 600\n", to: runner)
+        chmod(runner, 0o755)
+        // Without isolation (or on a host without PID namespaces) a case outlives a killed asmrun;
+        // with it, the case's init dies with asmrun and takes its namespace along.
+        let first = try BackgroundAsmrun(
+            ["test", suite, "--update", "--runner", runner, "--no-cache", "--no-isolation"], environment: ["TMPDIR": sandbox])
+        #expect(ready.lines(1, within: 60).count == 1, "the case is running")
+        kill(first.pid, SIGKILL)
+        #expect(first.wait().termination == .signaled(SIGKILL))
+        #expect(try !Files.list(sandbox).isEmpty, "the killed run left its scratch folders")
+        let orphans = Self.caseProcesses(under: sandbox)
+        defer { for pid in orphans { kill(pid, SIGKILL) } }
+        #expect(!orphans.isEmpty, "and its case still runs")
+        if geteuid() == 0 { #expect(!cgroups(of: first.pid).isEmpty, "and its pids cgroup") }
+
+        let second = try BackgroundAsmrun(["test", suite, "--runner", "qemu", "--no-cache"], environment: ["TMPDIR": sandbox])
+        #expect(second.wait().termination == .exited(1), "the stale expectation still fails")
+        #expect(try Files.list(sandbox).isEmpty, "scratch of the killed run removed, and the second run's own")
+        #expect(Self.caseProcesses(under: sandbox).isEmpty, "its case was ended")
+        #expect(cgroups(of: first.pid).isEmpty)
+        #expect(try Files.list(suite).filter { $0.contains(".asmrun-") } == [".hello.expect.asmrun-Live01"])
+        #expect(try String(contentsOfFile: suite + "/hello.expect", encoding: .utf8) == "[case default]\nstatus: exit 9\n")
+    }
+
+    @Test func aLiveRunsScratchIsNeverSwept() throws {
+        let sandbox = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(sandbox) }
+        let environment = ["TMPDIR": sandbox]
+        let live = try TemporaryDirectory(prefix: "test", environment: environment, claimed: true)
+        defer { live.remove() }
+        let unclaimed = try TemporaryDirectory(prefix: "other", environment: environment)
+        defer { unclaimed.remove() }
+        #expect(mkdir(sandbox + "/asmrun-dead-1-abcdef", 0o755) == 0)
+        try Fixture.write("1\n", to: sandbox + "/asmrun-dead-1-abcdef/" + TemporaryDirectory.ownerName)
+        #expect(AbandonedScratch.sweep(environment: environment) == 1)
+        #expect(
+            try Files.list(sandbox).sorted()
+                == [(live.path as NSString).lastPathComponent, (unclaimed.path as NSString).lastPathComponent].sorted())
+        #expect(Files.exists(live.path + "/" + TemporaryDirectory.ownerName))
+    }
+
+    @Test func aSweepRacingFolderCreationNeverTakesALiveOne() throws {
+        let sandbox = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(sandbox) }
+        let environment = ["TMPDIR": sandbox]
+        let stop = Atomic<Bool>(false)
+        let sweeper = Thread {
+            while !stop.load(ordering: .relaxed) { AbandonedScratch.sweep(environment: environment) }
+        }
+        sweeper.start()
+        var lost = 0
+        for _ in 0..<3000 {
+            let folder = try TemporaryDirectory(prefix: "race", environment: environment, claimed: true)
+            if !Files.exists(folder.path + "/" + TemporaryDirectory.ownerName) { lost += 1 }
+            folder.remove()
+        }
+        stop.store(true, ordering: .relaxed)
+        #expect(lost == 0, "\(lost) live folders were swept")
+    }
+}
