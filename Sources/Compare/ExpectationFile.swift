@@ -47,6 +47,11 @@ package struct ExpectationFile: Sendable, Equatable {
             let fix = error == .denied ? "check its permissions" : "replace it with an expectation file"
             throw FileError(path: path, problem: error.problem, fix: fix)
         }
+        return try parse(bytes, path: path)
+    }
+
+    /// Parses the bytes of a `.expect` file; an error names `path` and the line.
+    package static func parse(_ bytes: [UInt8], path: String) throws -> ExpectationFile {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             let line = Self.firstInvalidLine(bytes)
             throw FileError(

@@ -58,6 +58,13 @@ import Testing
         #expect(error?.message.contains("is not UTF-8 text; write non-text bytes as `~` lines") == true)
     }
 
+    @Test func expectationSavedWithCRLFParsesAndNamesTheRightLine() throws {
+        let file = try ExpectationFile(parsing: "[case a]\r\nstdout:\r\n| hi\r\nstatus: exit 0\r\n", path: "x.expect")
+        #expect(file.cases.first?.expected.stdout == TextLines(Array("hi\n".utf8)))
+        let error = #expect(throws: FileError.self) { try ExpectationFile(parsing: "[case a]\r\n\r\nstatus: maybe\r\n", path: "x.expect") }
+        #expect(error?.location == FileLocation("x.expect", line: 3))
+    }
+
     @Test func argumentSpaceSaysWhatIsTooLarge() {
         let big = String(repeating: "x", count: 200_000)
         #expect(ArgumentSpace.problem(arguments: ["a", "b"], environment: ["A=1"]) == nil)
