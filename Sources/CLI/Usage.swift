@@ -52,7 +52,7 @@ enum Usage {
         EXIT STATUS
           run:  the program's own status; 128+N when it dies by signal N; 124 on timeout;
                 125 when asmrun itself fails (usage, missing tool, assembly or link error)
-          test: 0 all passed, 1 any failure, 2 usage or configuration error
+          test: 0 all passed, 1 any failure, 2 usage or configuration error, 130 interrupted
 
         ENVIRONMENT
           ASMRUN_HOST_ARCH=aarch64   behave exactly as on an ARM host (qemu runner, cross linker)
@@ -86,6 +86,7 @@ enum Usage {
 
         OPTIONS
           --update                 record what the programs do now as their expectations
+                                   (nothing is written when the run is interrupted)
           -j, --jobs N             parallel jobs (default: the number of cores)
           --runner LIST            comma-separated: native, qemu, binfmt, 'CMD ARGS', or all (native,qemu)
           --filter REGEX           only cases whose id (asm/x.asm:case) matches

@@ -4,9 +4,13 @@
 Usage: stress.py ASMRUN [RUNNER...]   (default runners: native and qemu, native only on x86_64)
 Prints a table: program, runner, verdict, wall time, asmrun's peak RSS, leftover processes,
 leftover files. Exits 1 when anything was not contained: a verdict other than the expected one,
-a leftover process or file, a core dump, or asmrun above 64 MiB.
+a leftover process or file, a core dump, or asmrun above 64 MiB. Then the sandbox battery
+(sandbox_battery.py), and a table of `--update` under SIGINT, SIGTERM, SIGKILL and a concurrent
+update (faults.py) that fails on anything lost or left behind.
 """
 import json, os, platform, shutil, subprocess, sys, tempfile, threading, time
+
+import faults
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RSS_LIMIT_KIB = 64 * 1024
@@ -93,12 +97,7 @@ def main():
     cores = [name for name in os.listdir(HERE) + os.listdir(".") if "core" in name and not name.endswith(".py")]
     headers = ("program", "runner", "verdict", "wall s", "asmrun peak RSS MiB", "leftover processes",
                "leftover files", "contained")
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-    line = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"
-    print(line(headers))
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for row in rows:
-        print(line(row))
+    print_table(headers, rows)
     print(f"\ncore files: {len(cores)}; peak RSS limit {RSS_LIMIT_KIB // 1024} MiB")
     if cores:
         contained = False
@@ -106,7 +105,29 @@ def main():
     # The sandbox battery (sandbox_battery.py): one attack per way out of a case, as root and nobody.
     import sandbox_battery
     contained &= sandbox_battery.main(asmrun, runners)
-    sys.exit(0 if contained else 1)
+    # --update under faults (faults.py): interrupts, SIGKILL then a second run, concurrent updates.
+    safe = print_faults(asmrun)
+    sys.exit(0 if contained and safe else 1)
+
+
+def print_table(headers, rows):
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    line = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"
+    print(line(headers))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for row in rows:
+        print(line(row))
+
+
+def print_faults(asmrun):
+    """The --update fault rows; true when nothing was lost or left behind."""
+    rows = faults.rows(asmrun)
+    print()
+    print_table(("fault", "what happened", "wall s", "lost", "leftover processes", "leftover files", "safe"),
+                [row[:6] + ("yes" if row[6] else "NO",) for row in rows])
+    safe = all(row[6] for row in rows)
+    print("\nnothing lost or left behind" if safe else "\nLOST OR LEFT BEHIND: see the rows marked NO")
+    return safe
 
 
 if __name__ == "__main__":
