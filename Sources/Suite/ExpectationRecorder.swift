@@ -3,7 +3,8 @@ import Support
 
 /// `--update`: writes what a program's cases did into its `.expect`, once the run is over.
 ///
-/// The file is merged, not overwritten: under a lock on its folder (`FolderLock`) the file as it
+/// The file is merged, not overwritten: under a lock on its folder (`FolderLock`, taken by the
+/// caller for all the files of a folder at once) the file as it
 /// is on disk *now* is read, each recorded case is recorded into it, and the result replaces it
 /// atomically. So two concurrent `--update --filter` runs on different cases of one file both
 /// land, and a case added or edited by hand meanwhile is kept. A case whose inputs changed on
@@ -20,7 +21,16 @@ struct ExpectationRecorder: Sendable {
         var skipped: [String: String] = [:]
     }
 
-    /// Records `cases` (each with its results in runner order) into the program's file.
+    /// The folder whose lock (`FolderLock`) recording into `program`'s file needs: the one the
+    /// file really is in, past any symlinks.
+    static func folder(for program: TestProgram) -> String {
+        let path = (try? AtomicFile.resolve(program.expectationPath)) ?? program.expectationPath
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Records `cases` (each with its results in runner order) into the program's file; the
+    /// caller holds the lock on `folder(for: program)`.
     func record(_ program: TestProgram, _ cases: [(testCase: TestCase, results: [RunnerResult])]) throws -> Outcome {
         guard program.problem == nil, let source = program.program else { return Outcome() }
         let recordable = cases.compactMap { entry -> (TestCase, [(runner: String, observation: Observation)])? in
@@ -34,9 +44,7 @@ struct ExpectationRecorder: Sendable {
             return observations.isEmpty ? nil : (entry.testCase, observations)
         }
         guard !recordable.isEmpty else { return Outcome() }
-        let path = program.expectationPath
-        let folder = Self.folder(of: try AtomicFile.resolve(path))
-        return try FolderLock.withLock(folder) { try merge(recordable, into: path, ranWith: program.expectations) }
+        return try merge(recordable, into: program.expectationPath, ranWith: program.expectations)
     }
 
     /// Reads the file as it is now, records into it and replaces it when that changes it.
@@ -70,10 +78,5 @@ struct ExpectationRecorder: Sendable {
         try file.save(to: path)
         outcome.written = path
         return outcome
-    }
-
-    private static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

@@ -2,17 +2,18 @@ import Compare
 import Support
 
 extension SuiteRunner {
-    /// `--update`, once every case ran: writes each fully run program's recordings (on worker
-    /// threads; each file under its folder's lock), then hands every held case on in report
-    /// order, saying what was really recorded. After an interrupt nothing is written: an
-    /// interrupted run never records anything.
+    /// `--update`, once every case ran: writes each fully run program's recordings, then hands
+    /// every held case on in report order, saying what was really recorded. Folders are written
+    /// in parallel, the files of one folder under one hold of its lock. After an interrupt nothing
+    /// is written: an interrupted run never records anything.
     func commitRecordings() -> [CaseReport] {
         let finished = state.withLock { state in
             programs.indices.filter { state.programRemaining[$0] == 0 && !slotRanges[$0].isEmpty }
         }
         let pool = WorkPool(workers: configuration.jobs)
-        for index in finished {
-            pool.submit { [self] in commit(index) }
+        let byFolder = Dictionary(grouping: finished) { ExpectationRecorder.folder(for: programs[$0]) }
+        for (folder, indices) in byFolder {
+            pool.submit { [self] in commit(indices, in: folder) }
         }
         pool.run()
         if isInterrupted {
@@ -22,6 +23,20 @@ extension SuiteRunner {
         let reports = state.withLock { state in state.held.keys.sorted().map { state.held[$0]! } }
         for report in reports { emit(report) }
         return reports
+    }
+
+    /// Records the programs whose files are in `folder`, holding its lock.
+    private func commit(_ indices: [Int], in folder: String) {
+        guard !isInterrupted else { return }
+        do {
+            try FolderLock.withLock(folder) { for index in indices { commit(index) } }
+        } catch {
+            let reason = "\(error)"
+            revise(indices.filter { index in state.withLock { !$0.committed.contains(index) } }) {
+                Judge.notRecorded($0, because: reason, failing: true)
+            }
+            state.withLock { $0.committed.formUnion(indices) }
+        }
     }
 
     /// Records one program, unless an interrupt came first; a failure to write turns every case
