@@ -18,6 +18,7 @@ package struct Judge: Sendable {
         var result = compare(observation, testCase, runner, timeout)
         if let outputLimit {
             result.outputLimitExceeded = true
+            result.recordsChange = false
             result.status = .fail
             result.message =
                 "output limit exceeded: more than \(outputLimit) bytes on stdout or stderr (raise it with --output-limit or `; asmrun: limit output`)"
@@ -26,6 +27,11 @@ package struct Judge: Sendable {
             result.status = .fail
             result.message =
                 "\(oversizedFiles.joined(separator: ", ")) larger than the output limit of \(limit) bytes (raise it with --output-limit or `; asmrun: limit output`)"
+        }
+        if recording, let reason = expectedFailure, result.recordsChange {
+            // `--update` never records what a program marked xfail does.
+            result.recordsChange = false
+            result.message = "not recorded: the program is expected to fail here (\(reason))"
         }
         guard let reason = expectedFailure, !recording else { return result }
         switch result.status {

@@ -17,8 +17,10 @@ struct ExpectationRecorder: Sendable {
     struct Outcome {
         /// The file, when it was replaced.
         var written: String?
-        /// Cases that were not recorded, with the reason.
+        /// Cases that could not be recorded, with the reason: a failure of the run.
         var skipped: [String: String] = [:]
+        /// Cases left as they were because a runner could not run them (its error says why).
+        var passedOver: [String: String] = [:]
     }
 
     /// The folder whose lock (`FolderLock`) recording into `program`'s file needs: the one the
@@ -33,8 +35,12 @@ struct ExpectationRecorder: Sendable {
     /// caller holds the lock on `folder(for: program)`.
     func record(_ program: TestProgram, _ cases: [(testCase: TestCase, results: [RunnerResult])]) throws -> Outcome {
         guard program.problem == nil, let source = program.program else { return Outcome() }
+        var passedOver: [String: String] = [:]
         let recordable = cases.compactMap { entry -> (TestCase, [(runner: String, observation: Observation)])? in
-            guard !entry.results.contains(where: { $0.status == .error || $0.status == .interrupted }) else { return nil }
+            if let failed = entry.results.first(where: { $0.status == .error || $0.status == .interrupted }) {
+                passedOver[entry.testCase.name] = "the \(failed.runner) runner did not finish it"
+                return nil
+            }
             let observations = entry.results.compactMap { result -> (runner: String, observation: Observation)? in
                 guard let observation = result.observation, source.settings.expectedFailure(for: result.runner) == nil,
                     !result.outputLimitExceeded
@@ -43,8 +49,9 @@ struct ExpectationRecorder: Sendable {
             }
             return observations.isEmpty ? nil : (entry.testCase, observations)
         }
-        guard !recordable.isEmpty else { return Outcome() }
-        return try merge(recordable, into: program.expectationPath, ranWith: program.expectations)
+        var outcome = recordable.isEmpty ? Outcome() : try merge(recordable, into: program.expectationPath, ranWith: program.expectations)
+        outcome.passedOver = passedOver
+        return outcome
     }
 
     /// Reads the file as it is now, records into it and replaces it when that changes it.

@@ -50,9 +50,11 @@ extension SuiteRunner {
         do {
             let outcome = try ExpectationRecorder().record(programs[index], cases)
             if let path = outcome.written { state.withLock { $0.updatedFiles.append(path) } }
-            guard !outcome.skipped.isEmpty else { return }
+            guard !outcome.skipped.isEmpty || !outcome.passedOver.isEmpty else { return }
             revise([index]) { result, caseName in
-                outcome.skipped[caseName].map { Judge.notRecorded(result, because: $0, failing: true) } ?? result
+                if let reason = outcome.skipped[caseName] { return Judge.notRecorded(result, because: reason, failing: true) }
+                if let reason = outcome.passedOver[caseName] { return Judge.notRecorded(result, because: reason, failing: false) }
+                return result
             }
         } catch {
             let reason = "\(error)"
