@@ -19,13 +19,13 @@ enum Diagnostics {
     }
 
     /// Prints `error` without ending anything: a tool's own lines, then `asmrun: MESSAGE`, with
-    /// control characters escaped in every line (names and option values come from users).
+    /// control characters escaped (names and option values come from users).
     static func show(_ error: any Error, console: Console) {
-        console.write(DisplayText.escapeLines(text(for: error)) + "\n", to: .error)
+        console.write(text(for: error) + "\n", to: .error)
     }
 
     static func text(for error: any Error) -> String {
         if let error = error as? any AsmRunError { return error.rendered }
-        return "asmrun: internal error: \(error); please report it with the command that caused it"
+        return "asmrun: internal error: \(DisplayText.escape("\(error)")); please report it with the command that caused it"
     }
 }

@@ -201,6 +201,6 @@ package struct RunCommand: Sendable {
     private var trace: (@Sendable (String) -> Void)? {
         guard options.verbose else { return nil }
         let console = context.console
-        return { line in console.write("+ \(line)\n", to: .error) }
+        return { line in console.write("+ \(DisplayText.escape(line))\n", to: .error) }
     }
 }

@@ -58,7 +58,7 @@ package struct TestCommand: Sendable {
     private func loadBuildingAhead(store: ArtifactStore, toolchain: Toolchain) throws -> (TestSuite, BuildAhead)? {
         let console = context.console
         var trace: (@Sendable (String) -> Void)?
-        if options.verbose { trace = { line in console.write("+ \(line)\n", to: .error) } }
+        if options.verbose { trace = { line in console.write("+ \(DisplayText.escape(line))\n", to: .error) } }
         // The index-based shard is known only once every program is loaded.
         let workers = options.shard == nil ? max(1, options.jobs - 1) : 0
         let ahead = BuildAhead(store: store, toolchain: toolchain, workers: workers, trace: trace)

@@ -97,11 +97,11 @@ package final class ConsoleReporter: Sendable {
         return escaped
     }
 
-    /// Prints a remark on its own line.
+    /// Prints a remark on its own line (one line, whatever names it holds).
     package func note(_ text: String) {
         state.withLock { state in
             clearProgress(&state.progressShown)
-            console.write(DisplayText.escapeLines(text) + "\n", to: .error)
+            console.write(DisplayText.escape(text) + "\n", to: .error)
         }
     }
 

@@ -56,10 +56,11 @@ extension AsmRunError {
     package var description: String { message }
 
     /// What the user sees: the tool's lines, then `asmrun: MESSAGE` (left out when the tool's
-    /// lines say it all and asmrun has no fix to add).
+    /// lines say it all and asmrun has no fix to add). Control characters are escaped, so the
+    /// message is one line whatever names it holds (see `DisplayText`).
     package var rendered: String {
-        var lines = toolOutput.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-        if lines.isEmpty || fix != nil { lines.append("asmrun: " + message) }
+        var lines = toolOutput.split(separator: "\n", omittingEmptySubsequences: true).map { DisplayText.escape(String($0)) }
+        if lines.isEmpty || fix != nil { lines.append("asmrun: " + DisplayText.escape(message)) }
         return lines.joined(separator: "\n")
     }
 }

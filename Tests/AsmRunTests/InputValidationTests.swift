@@ -86,6 +86,8 @@ import Testing
         #expect("caf\u{e9} \u{1F600}".displayEscaped == "caf\u{e9} \u{1F600}", "printable Unicode stays")
         #expect(DisplayText.escapeLines("one\u{1b}\ntwo\r\nthree\n") == "one\\e\ntwo\\r\nthree\n")
         #expect(FileLocation("evil\nname.asm", line: 3).description == "evil\\nname.asm:3")
+        let usage = UsageError("unknown option -x\nPASS  everything.asm", fix: "see `asmrun --help`")
+        #expect(usage.rendered == "asmrun: unknown option -x\\nPASS  everything.asm; see `asmrun --help`")
     }
 
     @Test func annotationsCannotBeEndedOrForgedByAName() {
