@@ -195,7 +195,9 @@ package final class SuiteRunner: Sendable {
             state.slots[slotRanges[index]].map { (testCase: $0.testCase, results: $0.results.compactMap { $0 }) }
         }
         do {
-            if let path = try ExpectationRecorder().record(programs[index], cases) {
+            let recorded = try ExpectationRecorder().record(programs[index], cases)
+            for remark in recorded.remarks { note("warning: \(remark)") }
+            if let path = recorded.path {
                 state.withLock { $0.updatedFiles.append(path) }
             }
         } catch {
