@@ -47,35 +47,6 @@ package struct TestCommand: Sendable {
         }
     }
 
-    /// Discovery and `--filter`; paths that could not be searched are reported here.
-    private func selectPrograms() throws -> TestSuite {
-        var suite = TestSuite(paths: options.paths, shard: options.shard)
-        for problem in suite.problems { Diagnostics.show(problem, console: context.console) }
-        if options.verbose {
-            for skipped in suite.skipped { context.console.write("note: skipped \(skipped.path): \(skipped.reason)\n", to: .error) }
-        }
-        if suite.missingPaths > 0 {
-            throw UsageError("\(suite.missingPaths) of the paths given do not exist (named above)", fix: "name existing files or folders")
-        }
-        if suite.programs.isEmpty {
-            throw UsageError(
-                "no programs found in \(options.paths.joined(separator: " "))", fix: "name .asm files or folders that hold them")
-        }
-        if let filter = options.filter, let regex = try? Regex(filter) {
-            suite.programs = suite.programs.compactMap { program in
-                var selected = program
-                let names = program.allCases.map(\.name).filter { program.id(of: $0).contains(regex) }
-                guard !names.isEmpty else { return nil }
-                selected.selection = Set(names)
-                return selected
-            }
-            if suite.programs.isEmpty {
-                throw UsageError("no case id matches --filter \(filter)", fix: "`asmrun test --list` shows the ids")
-            }
-        }
-        return suite
-    }
-
     private func list(_ suite: TestSuite, _ runners: [ObjectFormat: [Runner]]) {
         for program in suite.programs {
             let names = runners[program.format]?.map(\.name).joined(separator: ",") ?? ""
@@ -105,39 +76,7 @@ package struct TestCommand: Sendable {
         }
         let outcome = runner.run()
         let interrupted = interrupts.stop()
-        return finish(outcome, suite, reporter, interrupted: interrupted, seconds: monotonicSeconds() - started)
-    }
-
-    /// Reports, the summary and the exit status.
-    private func finish(
-        _ outcome: SuiteOutcome, _ suite: TestSuite, _ reporter: ConsoleReporter, interrupted: Bool, seconds: Double
-    ) -> Int32 {
-        for path in outcome.updatedFiles { reporter.note("updated \(path)") }
-        var exitStatus = reporter.tally.failed > 0 ? ExitCode.failure : ExitCode.success
-        if let path = options.junitPath, !write({ JUnitReport.render(outcome, seconds: seconds) }, to: path) {
-            exitStatus = ExitCode.usage
-        }
-        if let path = options.jsonPath, !write({ try JSONReport.render(outcome, seconds: seconds) }, to: path) {
-            exitStatus = ExitCode.usage
-        }
-        if !suite.problems.isEmpty {
-            reporter.note("\(suite.problems.count) path\(suite.problems.count == 1 ? "" : "s") could not be searched (named above)")
-            exitStatus = max(exitStatus, ExitCode.failure)
-        }
-        reporter.finish(complete: outcome.complete, seconds: seconds)
-        if interrupted { return ExitCode.interrupted }
-        if !outcome.complete && exitStatus == ExitCode.success { exitStatus = ExitCode.failure }
-        return exitStatus
-    }
-
-    private func write(_ render: () throws -> String, to path: String) -> Bool {
-        do {
-            try AtomicFile.write(Array(try render().utf8), to: path)
-            return true
-        } catch {
-            Diagnostics.show(error, console: context.console)
-            return false
-        }
+        return finish(outcome, suite, reporter, interrupted: interrupted, seconds: monotonicSeconds() - started, expected: total)
     }
 
     /// The runners for each format (the build may find a program is elf32; a format no program

@@ -1,4 +1,3 @@
-import Compare
 import Suite
 import Support
 import Synchronization
@@ -24,11 +23,11 @@ package final class ConsoleReporter: Sendable {
     /// Prints one finished case; the text is made before the lock is taken.
     package func caseFinished(_ report: CaseReport) {
         var text = ""
-        for result in report.results { text += render(result, of: report) }
+        for group in ResultGroup.groups(of: report) { text += render(group, of: report) }
         if let divergence = report.divergence {
             text += console.paint("DIVERGE", .red) + " \(report.id): runners disagree\n" + indent(colorDiff(divergence))
         }
-        if githubActions { text += annotations(report) }
+        if githubActions { text += GitHubAnnotations.render(report) }
         state.withLock { state in
             clearProgress(&state.progressShown)
             state.done += report.results.count
@@ -42,17 +41,6 @@ package final class ConsoleReporter: Sendable {
         }
     }
 
-    /// `::error file=…,line=…::` lines for GitHub Actions.
-    private func annotations(_ report: CaseReport) -> String {
-        var text = ""
-        for result in report.results where !result.isSuccess && result.status != .skip {
-            let location = result.location ?? FileLocation(report.program, line: 1)
-            let message = "\(report.id) [\(result.runner)]: \(result.message)".replacing("\n", with: "%0A")
-            text += "::error file=\(location.path),line=\(location.line ?? 1)::\(message)\n"
-        }
-        return text
-    }
-
     /// Prints a remark on its own line.
     package func note(_ text: String) {
         state.withLock { state in
@@ -61,12 +49,17 @@ package final class ConsoleReporter: Sendable {
         }
     }
 
-    /// Prints the summary; the last line is `N passed, N failed[, N skipped]`.
-    package func finish(complete: Bool, seconds: Double) {
+    /// Prints the summary; the last line is `N passed, N failed[, N skipped]`. An incomplete
+    /// run says why (`reason`) and how many results are missing.
+    package func finish(complete: Bool, seconds: Double, reason: String? = nil) {
         state.withLock { state in
             clearProgress(&state.progressShown)
             var lines: [String] = []
-            if !complete { lines.append("run incomplete: not every case ran") }
+            if !complete {
+                let missing = total - state.done
+                let counted = missing > 0 ? " (\(missing) of \(total) did not run)" : ""
+                lines.append("run incomplete: not every case ran" + counted + (reason.map { ": " + $0 } ?? ""))
+            }
             if let detail = state.tally.detailLine { lines.append(detail) }
             lines.append("time: \(String(format: "%.2f", seconds)) s")
             lines.append(state.tally.summaryLine)
@@ -74,8 +67,9 @@ package final class ConsoleReporter: Sendable {
         }
     }
 
-    private func render(_ result: RunnerResult, of report: CaseReport) -> String {
-        let head = "\(report.id) [\(result.runner)]"
+    private func render(_ group: ResultGroup, of report: CaseReport) -> String {
+        let result = group.result
+        let head = "\(report.id) [\(group.runnerList)]"
         let milliseconds = String(format: "%.0f ms", result.duration * 1000)
         switch result.status {
         case .pass:

@@ -2,18 +2,20 @@ import Compare
 import FoundationEssentials
 import Suite
 
-/// The JSON report (`--json`): schema `asmrun-report/1`, documented in README.md.
+/// The JSON report (`--json`): schema `asmrun-report/2`, documented in README.md.
 package enum JSONReport {
     struct Document: Codable {
-        var schema = "asmrun-report/1"
+        var schema = "asmrun-report/2"
         var complete: Bool
         var durationSeconds: Double
         var summary: Summary
         var results: [Entry]
     }
 
+    /// Counts of results; `failed`, `errors` and `timeouts` are apart (the console's
+    /// "N failed" is their sum), and `not_run` counts the results a stopped run never got to.
     struct Summary: Codable {
-        var passed, failed, skipped, errors, timeouts, expectedFailures, divergences: Int
+        var passed, failed, skipped, errors, timeouts, expectedFailures, divergences, notRun: Int
     }
 
     struct Entry: Codable {
@@ -34,7 +36,8 @@ package enum JSONReport {
     /// Output kept per stream in the report, as exercism's runner does.
     static let outputExcerpt = 500
 
-    package static func render(_ outcome: SuiteOutcome, seconds: Double) throws -> String {
+    /// The report of a run; `expected` is the number of results a complete run has.
+    package static func render(_ outcome: SuiteOutcome, seconds: Double, expected: Int) throws -> String {
         var tally = Tally()
         outcome.reports.forEach { tally.add($0) }
         let entries = outcome.reports.flatMap { report in
@@ -53,12 +56,13 @@ package enum JSONReport {
         let document = Document(
             complete: outcome.complete, durationSeconds: seconds,
             summary: Summary(
-                passed: tally.passed, failed: tally.failed, skipped: tally.skipped, errors: tally.errors,
-                timeouts: tally.timeouts, expectedFailures: tally.expectedFailures, divergences: tally.divergences),
+                passed: tally.passed, failed: tally.failed - tally.errors - tally.timeouts, skipped: tally.skipped,
+                errors: tally.errors, timeouts: tally.timeouts, expectedFailures: tally.expectedFailures,
+                divergences: tally.divergences, notRun: max(0, expected - tally.results)),
             results: entries)
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
     }
 

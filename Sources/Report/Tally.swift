@@ -16,6 +16,8 @@ package struct Tally: Sendable, Equatable {
     package var timeouts = 0
     /// Cases whose runners disagreed.
     package var divergences = 0
+    /// Every result counted (passed + failed + skipped).
+    package var results: Int { passed + failed + skipped }
 
     package init() {}
 

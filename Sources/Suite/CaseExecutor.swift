@@ -2,7 +2,6 @@ import Build
 import Compare
 import Run
 import Source
-import Support
 
 /// One case of a built program under one runner: its inputs go to the Run stage as plain values,
 /// what the program did goes to the Compare stage for the verdict.
@@ -42,7 +41,8 @@ struct CaseExecutor: Sendable {
         verdict.observation = observation
         verdict.duration = result.duration
         verdict.buildRemarks = artifact.remarks
-        verdict.location = FileLocation(test.path, line: 1)
+        let stream = verdict.status == .timeout ? "status" : verdict.diffs.first?.stream
+        verdict.location = test.location(of: testCase, stream: stream, runner: runner.name)
         return verdict
     }
 }

@@ -23,6 +23,8 @@ struct Discovery {
     /// The programs found and the problems met, each naming its path.
     struct Found {
         var programs: [Location] = []
+        /// For each program, the index of the path given that it was found under.
+        var roots: [Int] = []
         var skipped: [(path: String, reason: String)] = []
         var problems: [FileError] = []
         var missing = 0
@@ -31,7 +33,9 @@ struct Discovery {
     static func find(_ paths: [String]) -> Found {
         var found = Found()
         var visited = Set<[UInt64]>()
-        for path in paths {
+        for (root, path) in paths.enumerated() {
+            let before = found.programs.count
+            defer { found.roots += Array(repeating: root, count: found.programs.count - before) }
             var info = stat()
             guard stat(path, &info) == 0 else {
                 let reason = errno == ELOOP ? "is a symlink loop" : "does not exist"
@@ -47,7 +51,9 @@ struct Discovery {
             }
         }
         var seen = Set<String>()
-        found.programs = found.programs.filter { seen.insert(ProgramFolder.standardize($0.path)).inserted }
+        let kept = found.programs.indices.filter { seen.insert(ProgramFolder.standardize(found.programs[$0].path)).inserted }
+        found.programs = kept.map { found.programs[$0] }
+        found.roots = kept.map { found.roots[$0] }
         return found
     }
 

@@ -79,9 +79,27 @@ package final class SuiteRunner: Sendable {
         }
         pool.run()
         timings.save(programDurations())
-        let reports = sequencer.collected()
-        let complete = state.withLock { reports.count == $0.slots.count && $0.programRemaining.allSatisfy { $0 == 0 } }
-        return SuiteOutcome(reports: reports, complete: complete, updatedFiles: state.withLock { $0.updatedFiles.sorted() })
+        let (emitted, late) = sequencer.collected()
+        let unshown = (late + partialReports()).sorted { $0.index < $1.index }.map(\.report)
+        let complete = state.withLock { $0.programRemaining.allSatisfy { $0 == 0 } }
+        return SuiteOutcome(
+            reports: emitted + unshown, unshown: unshown, complete: complete, updatedFiles: state.withLock { $0.updatedFiles.sorted() })
+    }
+
+    /// Cases some of whose runners finished before the run stopped (`--fail-fast`, an
+    /// interrupt): what they did is reported, with the runners that ran.
+    private func partialReports() -> [(index: Int, report: CaseReport)] {
+        state.withLock { state in
+            state.slots.indices.compactMap { index in
+                let slot = state.slots[index]
+                let results = slot.results.compactMap { $0 }
+                guard slot.remaining > 0, !results.isEmpty else { return nil }
+                let report = CaseReport(
+                    program: programs[slot.program].path, caseName: slot.testCase.name, results: results,
+                    divergence: Divergence.describe(results), buildDuration: slot.buildDuration)
+                return (index, report)
+            }
+        }
     }
 
     /// Build plus run time per program that ran completely.

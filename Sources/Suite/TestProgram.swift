@@ -18,6 +18,9 @@ package struct TestProgram: Sendable {
     package var expectations = ExpectationFile()
     /// Why the program cannot run, one line naming the file.
     package var problem: String?
+    /// The path given on the command line that it was found under (its shard key is its path
+    /// below it).
+    package var root: String
 
     /// Names of the cases `--filter` selected; `nil` runs them all. The expectation file itself
     /// keeps every case, so `--update` of a selection never drops the others.
@@ -36,18 +39,13 @@ package struct TestProgram: Sendable {
     package func id(of caseName: String) -> String { "\(path):\(caseName)" }
 
     /// Loads a file program; problems are kept, not thrown.
-    package init(path: String) { self.init(Discovery.Location.file(path)) }
+    package init(path: String) { self.init(Discovery.Location.file(path), root: path) }
 
     /// Loads the program at `location`, then its expectations.
-    init(_ location: Discovery.Location) {
+    init(_ location: Discovery.Location, root: String) {
         path = location.path
-        let base: String
-        switch location {
-        case .file(let file): base = PathName.removingExtension(file)
-        case .folder(let folder):
-            let name = PathName.lastComponent(of: ProgramFolder.standardize(folder))
-            base = (folder.hasSuffix("/") ? folder : folder + "/") + name
-        }
+        self.root = root
+        let base = Self.expectationBase(of: location)
         expectationPath = base + ".expect"
         fileFolder = Files.isDirectory(base + ".files") ? base + ".files" : nil
         do {
@@ -61,6 +59,24 @@ package struct TestProgram: Sendable {
         }
     }
 
+    /// `NAME` for `NAME.asm`, `FOLDER/FOLDER` for a folder: its expectations are that + `.expect`.
+    static func expectationBase(of location: Discovery.Location) -> String {
+        switch location {
+        case .file(let file): return PathName.removingExtension(file)
+        case .folder(let folder):
+            let name = PathName.lastComponent(of: ProgramFolder.standardize(folder))
+            return (folder.hasSuffix("/") ? folder : folder + "/") + name
+        }
+    }
+
+    /// Where a CI annotation about `testCase` points: the line of its `.expect` with the field
+    /// that failed for `runner` (the case's own line when that field is not written), or the
+    /// first line of the program's main source when the case is in no file yet.
+    func location(of testCase: TestCase, stream: String?, runner: String) -> FileLocation {
+        if let line = testCase.lines.line(of: stream, runner: runner) { return FileLocation(expectationPath, line: line) }
+        return FileLocation(program?.files.first ?? path, line: 1)
+    }
+
     /// The object format its runners are chosen by (the build may still find it is elf32).
     package var format: ObjectFormat { program?.format ?? .elf64 }
 
@@ -72,24 +88,28 @@ package struct TestProgram: Sendable {
     }
 }
 
-/// Picks the programs of a suite: discovery, helper files, sharding.
+/// Picks the programs of a suite: discovery, helper files.
 package struct TestSuite: Sendable {
-    /// The programs in report order.
+    /// The programs in report order (grouped by the path given that they were found under).
     package var programs: [TestProgram]
     /// Paths that could not even be searched (missing, symlink loops), one line each.
     package var problems: [FileError]
-    /// Files that look like sources but are not programs, with the reason.
+    /// Files that look like sources but are not programs of their own, with the reason.
     package var skipped: [(path: String, reason: String)]
     /// How many of the paths given do not exist (a usage error).
     package var missingPaths: Int
+    /// The paths given, in order: a program's shard is keyed by its path below the one it was
+    /// found under.
+    package let roots: [String]
 
     /// Discovers and loads the programs under `paths`.
-    package init(paths: [String], shard: (index: Int, count: Int)? = nil) {
+    package init(paths: [String]) {
         let found = Discovery.find(paths)
+        roots = paths
         problems = found.problems
         missingPaths = found.missing
         skipped = found.skipped
-        var loaded = found.programs.map(TestProgram.init)
+        var loaded = zip(found.programs, found.roots).map { location, root in TestProgram(location, root: paths[root]) }
         // A file another program includes or names with `with` is a part, not a program.
         let helpers = Set(loaded.flatMap(\.helperPaths).map(ProgramFolder.standardize))
         var parts: [(path: String, reason: String)] = []
@@ -104,9 +124,6 @@ package struct TestSuite: Sendable {
             return true
         }
         skipped += parts
-        if let shard {
-            loaded = loaded.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
-        }
         programs = loaded
     }
 }
