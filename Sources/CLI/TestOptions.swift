@@ -21,6 +21,10 @@ package struct TestOptions: Sendable {
     package var shard: Shard?
     /// `--balance REPORT`: deal shards by the timings of an earlier `--json` report.
     package var balancePath: String?
+    /// `--reference DIR`: the expectations of every program, from that folder.
+    package var referencePath: String?
+    /// `--gradescope PATH`: write Gradescope's `results.json` there.
+    package var gradescopePath: String?
     package var failFast = false
     /// `--timeout`: seconds per case unless the program says otherwise.
     package var timeout: Double = 10
@@ -52,6 +56,8 @@ package struct TestOptions: Sendable {
             case "--list": list = true
             case "--shard": shard = try Self.parseShard(try scanner.value(for: argument))
             case "--balance": balancePath = try scanner.value(for: argument)
+            case "--reference": referencePath = try scanner.value(for: argument)
+            case "--gradescope": gradescopePath = try scanner.value(for: argument)
             case "--fail-fast": failFast = true
             case "--timeout": timeout = try scanner.seconds(for: argument)
             case "--output-limit":
@@ -117,6 +123,11 @@ package struct TestOptions: Sendable {
     private func validate() throws {
         if balancePath != nil && shard == nil {
             throw UsageError("--balance deals the programs out to shards, so it needs --shard K/N")
+        }
+        if referencePath != nil && update {
+            throw UsageError(
+                "--update with --reference would record a submission's output as the reference",
+                fix: "record the reference with `asmrun test REFERENCE --update`")
         }
     }
 }

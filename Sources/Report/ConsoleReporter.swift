@@ -51,10 +51,10 @@ package final class ConsoleReporter: Sendable {
 
     /// Prints the summary; the last line is `N passed, N failed[, N skipped]`. An incomplete
     /// run says why (`reason`) and how many results are missing.
-    package func finish(complete: Bool, seconds: Double, reason: String? = nil) {
+    package func finish(complete: Bool, seconds: Double, reason: String? = nil, extra: [String] = []) {
         state.withLock { state in
             clearProgress(&state.progressShown)
-            var lines: [String] = []
+            var lines = extra
             if !complete {
                 let missing = total - state.done
                 let counted = missing > 0 ? " (\(missing) of \(total) did not run)" : ""

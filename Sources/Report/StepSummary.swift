@@ -68,3 +68,17 @@ package enum StepSummary {
         return "\(fence)diff\n\(body)\n\(fence)\n"
     }
 }
+
+extension StepSummary {
+    /// The scores of a grading run as a table: one row per path given.
+    package static func scoreTable(_ scores: Scores) -> String {
+        var text = "| path | score | programs short of full marks |\n| --- | --- | --- |\n"
+        for root in scores.roots {
+            let lost = root.programs.filter { $0.score < $0.maxScore }
+                .map { "\($0.name) \(Scores.format($0.score))/\(Scores.format($0.maxScore))" }
+            text +=
+                "| \(cell(root.path)) | \(Scores.format(root.score))/\(Scores.format(root.maxScore)) | \(cell(lost.joined(separator: ", "))) |\n"
+        }
+        return text
+    }
+}

@@ -26,6 +26,8 @@ struct Discovery {
         /// For each program, the index of the path given that it was found under.
         var roots: [Int] = []
         var skipped: [(path: String, reason: String)] = []
+        /// The skipped files no program uses either (`.s` files, C files without `main`).
+        var ignored: [String] = []
         var problems: [FileError] = []
         var missing = 0
     }
@@ -93,6 +95,7 @@ struct Discovery {
                 found.programs.append(.file(path))
             } else if let reason = skipReason(name) {
                 found.skipped.append((path, reason))
+                if !["inc", "mac"].contains(PathName.pathExtension(of: name).lowercased()) { found.ignored.append(path) }
             }
         }
     }

@@ -18,8 +18,7 @@ package struct TestProgram: Sendable {
     package var expectations = ExpectationFile()
     /// Why the program cannot run, one line naming the file.
     package var problem: String?
-    /// The path given on the command line that it was found under (its shard key is its path
-    /// below it).
+    /// The path given on the command line that it was found under: scores are per root.
     package var root: String
 
     /// Names of the cases `--filter` selected; `nil` runs them all. The expectation file itself
@@ -41,11 +40,12 @@ package struct TestProgram: Sendable {
     /// Loads a file program; problems are kept, not thrown.
     package init(path: String) { self.init(Discovery.Location.file(path), root: path) }
 
-    /// Loads the program at `location`, then its expectations.
-    init(_ location: Discovery.Location, root: String) {
+    /// Loads the program at `location`, then its expectations: from beside it, or from
+    /// `expectationBase` + `.expect` (a reference folder's).
+    init(_ location: Discovery.Location, root: String, expectationBase: String? = nil) {
         path = location.path
         self.root = root
-        let base = Self.expectationBase(of: location)
+        let base = expectationBase ?? Self.expectationBase(of: location)
         expectationPath = base + ".expect"
         fileFolder = Files.isDirectory(base + ".files") ? base + ".files" : nil
         do {
@@ -69,6 +69,17 @@ package struct TestProgram: Sendable {
         }
     }
 
+    /// A program the reference expects that the submission under `root` does not have: its
+    /// cases (and their points) are errors, so the score counts them.
+    init(missing path: String, root: String, expectations file: ExpectationFile, expectationPath: String) {
+        self.path = path
+        self.root = root
+        self.expectationPath = expectationPath
+        fileFolder = nil
+        expectations = file
+        problem = "missing: \(root) has no such program (the reference's \(expectationPath) is for it)"
+    }
+
     /// Where a CI annotation about `testCase` points: the line of its `.expect` with the field
     /// that failed for `runner` (the case's own line when that field is not written), or the
     /// first line of the program's main source when the case is in no file yet.
@@ -88,32 +99,43 @@ package struct TestProgram: Sendable {
     }
 }
 
-/// Picks the programs of a suite: discovery, helper files.
+/// Picks the programs of a suite: discovery, helper files, a reference's expectations.
 package struct TestSuite: Sendable {
     /// The programs in report order (grouped by the path given that they were found under).
     package var programs: [TestProgram]
     /// Paths that could not even be searched (missing, symlink loops), one line each.
     package var problems: [FileError]
+    /// Folders given on the command line that hold no program at all, one line each.
+    package var emptyPaths: [FileError] = []
     /// Files that look like sources but are not programs of their own, with the reason.
     package var skipped: [(path: String, reason: String)]
+    /// The skipped files that are not parts of a program either (`.s` files, C files without
+    /// `main`, programs a reference has no expectations for): counted in every run.
+    package var ignored: [String]
     /// How many of the paths given do not exist (a usage error).
     package var missingPaths: Int
-    /// The paths given, in order: a program's shard is keyed by its path below the one it was
-    /// found under.
+    /// The paths given, in order: programs are scored per path.
     package let roots: [String]
 
-    /// Discovers and loads the programs under `paths`.
-    package init(paths: [String]) {
+    /// Discovers and loads the programs under `paths`; with a `reference`, each program's
+    /// expectations are the reference's, and a program it expects that a folder lacks is an
+    /// error of that folder.
+    package init(paths: [String], reference: Reference? = nil) {
         let found = Discovery.find(paths)
         roots = paths
         problems = found.problems
         missingPaths = found.missing
         skipped = found.skipped
-        var loaded = zip(found.programs, found.roots).map { location, root in TestProgram(location, root: paths[root]) }
+        ignored = found.ignored
+        var loaded = zip(found.programs, found.roots).map { location, root in
+            let base = reference.flatMap { $0.base(for: Reference.key(of: location, under: paths[root])) }
+            return (program: TestProgram(location, root: paths[root], expectationBase: base), root: root, referenced: base != nil)
+        }
         // A file another program includes or names with `with` is a part, not a program.
-        let helpers = Set(loaded.flatMap(\.helperPaths).map(ProgramFolder.standardize))
+        let helpers = Set(loaded.flatMap(\.program.helperPaths).map(ProgramFolder.standardize))
         var parts: [(path: String, reason: String)] = []
-        loaded.removeAll { program in
+        loaded.removeAll { entry in
+            let program = entry.program
             let standard = ProgramFolder.standardize(program.path)
             if program.program?.settings.includeOnly == true {
                 parts.append((program.path, "marked include-only"))
@@ -124,6 +146,10 @@ package struct TestSuite: Sendable {
             return true
         }
         skipped += parts
-        programs = loaded
+        programs = []
+        for root in paths.indices {
+            programs += group(
+                loaded.filter { $0.root == root }.map { ($0.program, $0.referenced) }, root: paths[root], reference: reference)
+        }
     }
 }
