@@ -45,8 +45,10 @@ package struct Scores: Sendable {
         var byID: [String: CaseReport] = [:]
         for report in reports { byID[report.id] = report }
         let several = suite.roots.count > 1
-        roots = suite.roots.map { root in
-            let programs = suite.programs.filter { $0.root == root }.map { program in
+        let byRoot = Dictionary(grouping: suite.programs, by: \.root)
+        var seen = Set<String>()
+        roots = suite.roots.filter { seen.insert($0).inserted }.map { root in
+            let programs = (byRoot[root] ?? []).map { program in
                 let name = Self.relative(program.path, to: root)
                 let prefix = several ? Self.trimmed(root) + "/" : ""
                 let cases = program.cases.map { testCase in

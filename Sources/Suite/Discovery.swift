@@ -25,6 +25,9 @@ struct Discovery {
         var programs: [Location] = []
         /// For each program, the index of the path given that it was found under.
         var roots: [Int] = []
+        /// How many programs were found under each path given, before a program found under
+        /// two of them was kept for the first alone.
+        var foundPerRoot: [Int] = []
         var skipped: [(path: String, reason: String)] = []
         /// The skipped files no program uses either (`.s` files, C files without `main`).
         var ignored: [String] = []
@@ -37,7 +40,10 @@ struct Discovery {
         var visited = Set<[UInt64]>()
         for (root, path) in paths.enumerated() {
             let before = found.programs.count
-            defer { found.roots += Array(repeating: root, count: found.programs.count - before) }
+            defer {
+                found.roots += Array(repeating: root, count: found.programs.count - before)
+                found.foundPerRoot.append(found.programs.count - before)
+            }
             var info = stat()
             guard stat(path, &info) == 0 else {
                 let reason = errno == ELOOP ? "is a symlink loop" : "does not exist"

@@ -59,11 +59,11 @@ package struct Reference: Sendable {
 
     /// The key a program of a submission looks for: its path relative to the submission, without
     /// its extension (`part2/sum`), or `X/X` for a folder program `X`.
-    static func key(of location: Discovery.Location, under root: String) -> String {
+    static func key(of location: Discovery.Location, under root: String, isFolder: Bool) -> String {
         let base = TestProgram.expectationBase(of: location)
         let standardRoot = ProgramFolder.standardize(root)
         let standard = ProgramFolder.standardize(base)
-        if Files.isDirectory(root) && standard.hasPrefix(standardRoot + "/") {
+        if isFolder && standard.hasPrefix(standardRoot + "/") {
             return String(standard.dropFirst(standardRoot.count + 1))
         }
         return PathName.lastComponent(of: base)

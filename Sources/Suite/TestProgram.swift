@@ -101,6 +101,21 @@ package struct TestProgram: Sendable {
 
 /// Picks the programs of a suite: discovery, helper files, a reference's expectations.
 package struct TestSuite: Sendable {
+    /// The paths given without those another one given already covers (the same path twice, a
+    /// folder or file inside another), so each program has one root and a submission's score
+    /// counts each program once.
+    static func outermost(_ paths: [String]) -> [String] {
+        let standard = paths.map(ProgramFolder.standardize)
+        return paths.indices.filter { index in
+            // A path that does not exist is never covered: discovery names it.
+            !Files.exists(paths[index])
+                || !standard.indices.contains { other in
+                    other != index
+                        && (standard[other] == standard[index] ? other < index : standard[index].hasPrefix(standard[other] + "/"))
+                }
+        }.map { paths[$0] }
+    }
+
     /// The programs in report order (grouped by the path given that they were found under).
     package var programs: [TestProgram]
     /// Paths that could not even be searched (missing, symlink loops), one line each.
@@ -120,15 +135,17 @@ package struct TestSuite: Sendable {
     /// Discovers and loads the programs under `paths`; with a `reference`, each program's
     /// expectations are the reference's, and a program it expects that a folder lacks is an
     /// error of that folder.
-    package init(paths: [String], reference: Reference? = nil) {
+    package init(paths given: [String], reference: Reference? = nil) {
+        let paths = Self.outermost(given)
         let found = Discovery.find(paths)
         roots = paths
         problems = found.problems
         missingPaths = found.missing
         skipped = found.skipped
         ignored = found.ignored
+        let folders = reference == nil ? [] : paths.map(Files.isDirectory)
         var loaded = zip(found.programs, found.roots).map { location, root in
-            let base = reference.flatMap { $0.base(for: Reference.key(of: location, under: paths[root])) }
+            let base = reference.flatMap { $0.base(for: Reference.key(of: location, under: paths[root], isFolder: folders[root])) }
             return (program: TestProgram(location, root: paths[root], expectationBase: base), root: root, referenced: base != nil)
         }
         // A file another program includes or names with `with` is a part, not a program.
@@ -146,10 +163,11 @@ package struct TestSuite: Sendable {
             return true
         }
         skipped += parts
+        var byRoot = Array(repeating: [(program: TestProgram, referenced: Bool)](), count: paths.count)
+        for entry in loaded { byRoot[entry.root].append((entry.program, entry.referenced)) }
         programs = []
-        for root in paths.indices {
-            programs += group(
-                loaded.filter { $0.root == root }.map { ($0.program, $0.referenced) }, root: paths[root], reference: reference)
+        for (root, entries) in byRoot.enumerated() {
+            programs += group(entries, root: paths[root], discovered: found.foundPerRoot[root], reference: reference)
         }
     }
 }

@@ -3,9 +3,12 @@ import Support
 
 extension TestSuite {
     /// The programs found under one path given: with a reference, those it has expectations
-    /// for, then one missing program per expectation nothing claimed. A folder that yields
-    /// nothing is named in `emptyPaths`.
-    mutating func group(_ found: [(program: TestProgram, referenced: Bool)], root: String, reference: Reference?) -> [TestProgram] {
+    /// for, then one missing program per expectation nothing claimed. A folder where discovery
+    /// found nothing (`discovered` is 0; programs another path given also holds count) is
+    /// named in `emptyPaths`.
+    mutating func group(
+        _ found: [(program: TestProgram, referenced: Bool)], root: String, discovered: Int, reference: Reference?
+    ) -> [TestProgram] {
         var programs: [TestProgram] = []
         var claimed = Set<String>()
         for (program, referenced) in found {
@@ -22,7 +25,7 @@ extension TestSuite {
                 programs.append(Self.missing(key, root: root, reference: reference))
             }
         }
-        if programs.isEmpty && Files.isDirectory(root) {
+        if programs.isEmpty && discovered == 0 && Files.isDirectory(root) {
             emptyPaths.append(emptyFolder(root))
         }
         return programs

@@ -147,6 +147,10 @@ struct GradingTests {
         #expect(result.stderr.contains("note: 2 files skipped, not programs (-v lists them and why)\n"))
         #expect(result.stderr.contains("2 paths hold no programs (named above)\n"))
         #expect(result.stdout.contains("  subs/gas    0/0\n"), "an empty submission still gets its line: \(result.stdout)")
+        // A path given twice, or inside another given, is searched once: one program, one score.
+        let twice = try Fixture.asmrun(["test", "subs/upper", "subs/upper/", "subs/upper/COUNT.ASM", "--runner", Self.runner], in: root)
+        #expect(twice.status == .exited(1), "no expectations yet: \(twice)")
+        #expect(twice.stdout.hasSuffix("0 passed, 1 failed\n") && !twice.stderr.contains("holds no programs"), "\(twice)")
         let verbose = try Fixture.asmrun(["test", "subs/gas", "-v"], in: root)
         #expect(verbose.status == .exited(2), "the only path given holds nothing: a usage error")
         #expect(verbose.stderr.contains("note: skipped subs/gas/count.s: a .s file may be GNU as"))
