@@ -10,8 +10,11 @@ DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo $(ARCH))
 # Debian packages for the external tools, checked with dpkg-query (`a|b`: either will do).
 # ARM hosts also need x86 cross binutils, the x86_64 C library and the i386 one for 32-bit libc
 # programs; `make deps BINFMT=1` adds qemu-user-binfmt (the kernel then runs x86 programs itself,
-# for `--runner binfmt`).
-APT_PACKAGES := nasm binutils gcc qemu-user|qemu-user-static
+# for `--runner binfmt`). Crash reports and `asmrun debug` need a gdb that reads x86 programs:
+# gdb-multiarch does on every host (on x86_64 plain gdb would do, but the tests also take the
+# ARM path there); `--strace` needs strace natively.
+# libseccomp-dev: the case's system call filter (libseccomp2 at run time).
+APT_PACKAGES := nasm binutils gcc qemu-user|qemu-user-static strace gdb-multiarch libseccomp-dev
 ifeq ($(ARCH),x86_64)
 # gcc only recommends libc6-dev, and libc programs do not link without its crt1.o; 32-bit libc
 # programs (`cc -m32`) need gcc-multilib.

@@ -23,9 +23,10 @@ let package = Package(
         .target(name: "Run", dependencies: ["Build", "Source", "Sandbox", "Support"]),
         .target(name: "Build", dependencies: ["Source", "Sandbox", "Support"]),
         .target(name: "Source", dependencies: ["Support"]),
-        .target(name: "Sandbox", dependencies: ["CAsmRunSpawn", "Support"]),
+        .target(name: "Sandbox", dependencies: ["CAsmRunSpawn", "CSeccomp", "Support"]),
         .target(name: "Support"),
         .target(name: "CAsmRunSpawn"),
+        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         .testTarget(
             name: "AsmRunTests",
             dependencies: ["CLI", "Report", "Suite", "Compare", "Run", "Build", "Source", "Sandbox", "Support", "asmrun"]),

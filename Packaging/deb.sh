@@ -20,14 +20,16 @@ install -m 644 README.md "$root/usr/share/doc/asmrun/README.md"
 # The binary links glibc, libstdc++ and libgcc dynamically (the Swift runtime is static): the
 # lowest glibc it needs is the highest GLIBC_ symbol version it references.
 glibc=$(objdump -T "$binary" | sed -n 's/.*GLIBC_\([0-9][0-9.]*\).*/\1/p' | sort -uV | tail -n 1)
-depends="libc6 (>= $glibc), libgcc-s1, libstdc++6, nasm, binutils, gcc, qemu-user | qemu-user-static"
-recommends=""
+depends="libc6 (>= $glibc), libgcc-s1, libstdc++6, libseccomp2, nasm, binutils, gcc, qemu-user | qemu-user-static"
+# Crash reports and `asmrun debug` use gdb (gdb-multiarch off x86), --strace uses strace.
+recommends="strace"
 if [ "$DEB_ARCH" = amd64 ]; then
     # gcc only recommends libc6-dev, and libc programs do not link without its crt1.o.
     depends="$depends, libc6-dev"
+    recommends="$recommends, gdb | gdb-multiarch"
 else
     # On other machines x86 programs need cross binutils and the x86 C libraries (see README).
-    recommends="binutils-x86-64-linux-gnu, gcc-x86-64-linux-gnu, libc6-dev-amd64-cross, gcc-i686-linux-gnu, libc6-dev-i386-cross"
+    recommends="$recommends, gdb-multiarch, binutils-x86-64-linux-gnu, gcc-x86-64-linux-gnu, libc6-dev-amd64-cross, gcc-i686-linux-gnu, libc6-dev-i386-cross"
 fi
 install -d "$root/DEBIAN"
 {

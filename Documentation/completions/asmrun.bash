@@ -9,7 +9,7 @@ _asmrun() {
         words=("${COMP_WORDS[@]}")
         cword=$COMP_CWORD
     fi
-    local run_options="-f --format -I -D --link -l --link-flags --runner -o --timeout --no-cache --cache-dir -v --verbose -h --help --version"
+    local run_options="-f --format -I -D --link -l --link-flags --runner -o --timeout --strace --no-crash-report -g --debug --batch --no-cache --cache-dir -v --verbose -h --help --version"
     local test_options="--update -j --jobs --runner --filter --list --shard --balance --fail-fast --timeout --output-limit --junit --json --reference --gradescope --no-isolation --no-cache --cache-dir -v --verbose -h --help"
     local command="" i
     for ((i = 1; i < cword; i++)); do
@@ -20,7 +20,7 @@ _asmrun() {
     done
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            run | test | doctor | cache) command=${words[i]}; break ;;
+            run | test | debug | doctor | cache) command=${words[i]}; break ;;
             -*) ;;
             *) command=run; break ;;
         esac
@@ -44,10 +44,10 @@ _asmrun() {
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$run_options" -- "$cur"))
             else
-                COMPREPLY=($(compgen -W "run test doctor cache" -- "$cur"))
+                COMPREPLY=($(compgen -W "run test debug doctor cache" -- "$cur"))
                 COMPREPLY+=($(compgen -f -X '!*.asm' -- "$cur") $(compgen -d -S / -- "$cur"))
             fi ;;
-        run | test)
+        run | test | debug)
             local options=$run_options
             [[ $command == test ]] && options=$test_options
             if [[ $cur == -* ]]; then

@@ -2,7 +2,7 @@
 function __asmrun_no_command
     for word in (commandline -opc)[2..-1]
         switch $word
-            case run test doctor cache
+            case run test debug doctor cache
                 return 1
             case '-*'
             case '*'
@@ -25,6 +25,7 @@ end
 complete -c asmrun -f
 complete -c asmrun -n __asmrun_no_command -a run -d 'Assemble, link and run one program'
 complete -c asmrun -n __asmrun_no_command -a test -d 'Run programs against their .expect files'
+complete -c asmrun -n __asmrun_no_command -a debug -d 'gdb on a program, stopped where it starts'
 complete -c asmrun -n __asmrun_no_command -a doctor -d 'What this host can do and what is missing'
 complete -c asmrun -n __asmrun_no_command -a cache -d 'Show or empty the build cache'
 complete -c asmrun -n 'not __fish_seen_subcommand_from doctor cache' -a '(__asmrun_asm_files)'
@@ -40,6 +41,10 @@ complete -c asmrun -n $run -s l -x -d 'A library for the link step (-lm)'
 complete -c asmrun -n $run -l link-flags -x -d 'Flags for the link step'
 complete -c asmrun -n $run -l runner -x -a 'auto native qemu binfmt' -d 'What runs the program'
 complete -c asmrun -n $run -s o -r -F -d 'Also keep the executable here'
+complete -c asmrun -n $run -l strace -d 'Print the system calls after the run'
+complete -c asmrun -n $run -l no-crash-report -d 'On a crash one line, no second run under gdb'
+complete -c asmrun -n $run -s g -l debug -d 'Keep debug information (always kept)'
+complete -c asmrun -n '__fish_seen_subcommand_from debug' -l batch -d 'Stop at the start, print the line, quit'
 complete -c asmrun -n $run -l version -d 'Print the version'
 
 # Test options.

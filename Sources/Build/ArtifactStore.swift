@@ -14,7 +14,8 @@ package final class ArtifactStore: Sendable {
     package let root: String?
     let options: CacheOptions
     let launcher: any ProcessLaunching
-    let scratch: String
+    /// The folder of this process's private copies of executables (cases must see it).
+    package let scratch: String
     private let counter = Atomic<Int>(0)
     let stored = Atomic<Bool>(false)
 

@@ -37,6 +37,13 @@ package struct ElfSymbols: Sendable, Equatable {
         return (0..<count).contains { integer(table + $0 * size, 4) == 3 }
     }
 
+    /// An executable's entry point (`e_entry`): where its first instruction is.
+    package static func entryPoint(_ bytes: [UInt8]) -> UInt64? {
+        guard bytes.count >= 52, bytes.starts(with: [0x7f, 0x45, 0x4c, 0x46]) else { return nil }
+        let size = bytes[4] == 2 ? 8 : 4
+        return (0..<size).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64(bytes[0x18 + $1]) }
+    }
+
     init(format: ObjectFormat?, defined: Set<String> = [], undefined: Set<String> = []) {
         self.format = format
         self.defined = defined

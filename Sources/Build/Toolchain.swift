@@ -56,7 +56,7 @@ package struct Toolchain: Sendable {
 
     /// The debugger that reads x86 programs here: gdb on x86 machines (which also talks to qemu's
     /// gdbstub), gdb-multiarch on others.
-    package func debugger() throws -> String {
+    package func debugger() throws(ToolError) -> String {
         let x86Machine = host.runsX86_64 || host.machine == "x86_64"
         if x86Machine, let path = locator.find(anyOf: ["gdb", "gdb-multiarch"]) { return path }
         if let path = locator.find("gdb-multiarch") { return path }

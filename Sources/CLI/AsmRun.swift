@@ -28,6 +28,8 @@ package enum AsmRun {
             return CacheCommand.main(rest, context: context)
         case "run":
             return runMain(rest, context: context)
+        case "debug":
+            return DebugCommand.main(rest, context: context)
         default:
             return runMain(arguments, context: context)
         }

@@ -32,6 +32,9 @@ package struct DoctorCommand: Sendable {
         lines += build.lines
         lines += containmentLines()
         if (try? toolchain.nasm()) == nil { missing.append("\(ToolError(tool: "nasm", packages: ["nasm"]))") }
+        if case .failure(let error) = Result(catching: { () throws(ToolError) in try toolchain.debugger() }) {
+            lines.append("note: no crash reports and no `asmrun debug` without it: \(error)")
+        }
         missing += runners.missing + build.missing
         lines.append(missing.isEmpty ? "ready: asmrun can build and run programs here" : "not ready:")
         lines += missing.map { "  \($0)" }
@@ -46,6 +49,7 @@ package struct DoctorCommand: Sendable {
             ("ld.lld", "lld", "--version"), ("cc", "gcc", "--version"),
             ("x86_64-linux-gnu-gcc", "gcc-x86-64-linux-gnu", "--version"),
             ("qemu-x86_64", "qemu-user", "--version"), ("qemu-i386", "qemu-user", "--version"),
+            ("gdb", "gdb", "--version"), ("gdb-multiarch", "gdb-multiarch", "--version"), ("strace", "strace", "-V"),
         ]
         return ["tools:"]
             + tools.map { tool in
@@ -123,8 +127,8 @@ package struct DoctorCommand: Sendable {
         var lines = ["containment of test cases:"]
         if let scratch = try? TemporaryDirectory(prefix: "doctor", environment: context.environment) {
             let containment = Containment(writable: scratch.path, launcher: context.launcher)
-            lines += containment.active.map { "  active: \($0)" }
-            lines += containment.notes.map { "  unavailable: \($0)" }
+            lines.append("  process group per case: active, ended with the case")
+            lines += containment.layers.map { "  \($0.name): \($0.active ? "active" : "unavailable"), \($0.detail)" }
             containment.close()
             scratch.remove()
         }

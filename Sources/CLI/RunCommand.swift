@@ -24,28 +24,68 @@ package struct RunCommand: Sendable {
         }
     }
 
-    private func executeThrowing() throws -> Int32 {
+    /// A program built and its runner chosen, ready to run (or to debug).
+    struct Prepared {
+        var program: Program
+        var artifact: Artifact
+        var runner: Runner
+        var toolchain: Toolchain
+        let store: ArtifactStore
+
+        func close() {
+            artifact.release()
+            store.close()
+        }
+    }
+
+    /// Loads and builds the program, prints what the build said, picks the runner and keeps the
+    /// executable at `-o`; `nil` when an interrupt stopped the build.
+    func prepare() throws -> Prepared? {
         let toolchain = context.toolchain
         let store = try ArtifactStore(options: options.cacheOptions, environment: context.environment, launcher: context.launcher)
-        defer { store.close() }
         // Ctrl-C while nasm or the linker runs (in their own process group, out of the terminal's
         // reach): end them, clean up, exit 130 like the program would have.
         let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
             if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
         }
         let built = Result { try build(try loadProgram(), store: store, toolchain: toolchain) }
-        if interrupts.stop() { return ExitCode.interrupted }
-        let (program, artifact) = try built.get()
-        defer { artifact.release() }
-        if !artifact.remarks.isEmpty { context.console.write(artifact.remarks + "\n", to: .error) }
-        let runner = try Runner.resolve(
-            options.runner, format: artifact.format, toolchain: toolchain, policy: try context.runnerPolicy(),
-            cpu: program.settings.qemuCPU)
-        if artifact.dynamic, let problem = runner.libcProblem(program: program.path) { throw problem }
-        if let output = options.output { try ExecutableFile.copy(artifact.executable, to: output) }
-        let command = runner.command(
+        if interrupts.stop() {
+            store.close()
+            return nil
+        }
+        let program: Program
+        let artifact: Artifact
+        switch built {
+        case .success(let pair): (program, artifact) = pair
+        case .failure(let error):
+            store.close()
+            throw error
+        }
+        do {
+            if !artifact.remarks.isEmpty { context.console.write(artifact.remarks + "\n", to: .error) }
+            let runner = try Runner.resolve(
+                options.runner, format: artifact.format, toolchain: toolchain, policy: try context.runnerPolicy(),
+                cpu: program.settings.qemuCPU)
+            if artifact.dynamic, let problem = runner.libcProblem(program: program.path) { throw problem }
+            if let output = options.output { try ExecutableFile.copy(artifact.executable, to: output) }
+            return Prepared(program: program, artifact: artifact, runner: runner, toolchain: toolchain, store: store)
+        } catch {
+            artifact.release()
+            store.close()
+            throw error
+        }
+    }
+
+    private func executeThrowing() throws -> Int32 {
+        guard let prepared = try prepare() else { return ExitCode.interrupted }
+        defer { prepared.close() }
+        let (program, artifact, runner) = (prepared.program, prepared.artifact, prepared.runner)
+        let trace =
+            options.strace ? try SystemCallTrace(runner: runner, toolchain: prepared.toolchain, environment: context.environment) : nil
+        var command = runner.command(
             executable: artifact.executable, argv0: program.argv0, arguments: options.programArguments)
-        trace?("\(command)")
+        if let trace { command = trace.wrap(command) }
+        self.trace?("\(command)")
         var launch = LaunchOptions()
         launch.stdin = .inherit
         launch.stdout = .inherit
@@ -55,8 +95,9 @@ package struct RunCommand: Sendable {
         let result = try TerminalSignals.ignoringInterrupts {
             try context.launcher.run(command, options: launch)
         }
-        if case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal),
-            let crash = crashReport(program, artifact, runner, toolchain)
+        if let trace { context.console.write(trace.report(program: program.path), to: .error) }
+        if case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal), options.crashReport,
+            let crash = crashReport(program, artifact, runner, prepared.toolchain)
         {
             context.console.write(crash.rendered(program: program.path) + "\n", to: .error)
             return ExitCode.signaled(signal)
@@ -72,9 +113,10 @@ package struct RunCommand: Sendable {
         defer { folder.remove() }
         var launch = LaunchOptions()
         launch.timeout = min(program.settings.timeout ?? 30, 30)
+        let built = CrashProbe.Program(
+            executable: artifact.executable, format: artifact.format, sources: program.filesAndIncludes, warnings: artifact.remarks)
         let run = CrashProbe.Run(
-            executable: artifact.executable, argv0: program.argv0, arguments: options.programArguments, environment: nil, runner: runner,
-            format: artifact.format, sources: program.files, warnings: artifact.warnings)
+            program: built, argv0: program.argv0, arguments: options.programArguments, environment: nil, runner: runner)
         return probe.probe(run, in: folder.path, workingDirectory: nil, options: launch)
     }
 

@@ -30,11 +30,19 @@ package struct RunOptions: Sendable, Equatable {
     package var programArguments: [String] = []
     package var useCache = true
     package var cacheDirectory: String?
+    /// `--no-crash-report`: a crash is one line, and the program is not run a second time under
+    /// the debugger (for programs whose side effects must not happen twice).
+    package var crashReport = true
+    /// `--strace`: print the program's system calls after it ran.
+    package var strace = false
+    /// `--batch` (asmrun debug): run gdb's stop at the entry point and quit, for scripts.
+    package var batch = false
 
     package init() {}
 
-    /// Parses the arguments after `run` (or after `asmrun` when no command is named).
-    package init(parsing arguments: [String]) throws {
+    /// Parses the arguments after `run` (or after `asmrun` when no command is named), or after
+    /// `debug`.
+    package init(parsing arguments: [String], debugging: Bool = false) throws {
         var scanner = ArgumentScanner(arguments)
         var operands: [String] = []
         while let argument = scanner.next() {
@@ -52,6 +60,11 @@ package struct RunOptions: Sendable, Equatable {
             case "--timeout": timeout = try scanner.seconds(for: argument)
             case "-v", "--verbose": verbose = true
             case "--no-cache": useCache = false
+            case "--strace" where !debugging: strace = true
+            case "--no-crash-report" where !debugging: crashReport = false
+            case "--batch" where debugging: batch = true
+            // Debug information is always kept (the executable at -o has it): accepted for habit.
+            case "-g", "--debug": break
             case "--cache-dir": cacheDirectory = try scanner.value(for: argument)
             case let option where option.hasPrefix("-") && option.count > 1:
                 throw UsageError("unknown option \(option); see `asmrun --help`")

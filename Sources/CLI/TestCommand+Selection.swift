@@ -4,9 +4,10 @@ import Suite
 extension TestCommand {
     /// Discovery (with the reference), `--filter`, then `--shard`; what could not be searched,
     /// folders that hold no program and the files not taken as programs are reported here.
-    func selectPrograms() throws -> TestSuite {
+    /// `loaded` gets each program as soon as it is read (to build it ahead).
+    func selectPrograms(loaded: (TestProgram) -> Void = { _ in }) throws -> TestSuite {
         let reference = try options.referencePath.map { try Reference(path: $0) }
-        var suite = TestSuite(paths: options.paths, reference: reference)
+        var suite = TestSuite(paths: options.paths, reference: reference, loaded: loaded)
         for problem in suite.problems { Diagnostics.show(problem, console: context.console) }
         reportSkipped(suite)
         if suite.missingPaths > 0 {
@@ -48,13 +49,7 @@ extension TestCommand {
     /// error whichever shard this is.
     private func applyFilter(_ suite: inout TestSuite) throws {
         guard let filter = options.filter, let regex = try? Regex(filter) else { return }
-        suite.programs = suite.programs.compactMap { program in
-            var selected = program
-            let names = program.allCases.map(\.name).filter { program.id(of: $0).contains(regex) }
-            guard !names.isEmpty else { return nil }
-            selected.selection = Set(names)
-            return selected
-        }
+        suite.programs = suite.programs.compactMap { $0.selecting(regex) }
         if suite.programs.isEmpty {
             throw UsageError("no case id matches --filter \(filter)", fix: "`asmrun test --list` shows the ids")
         }

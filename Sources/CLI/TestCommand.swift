@@ -34,16 +34,53 @@ package struct TestCommand: Sendable {
     package func execute() -> Int32 {
         let started = monotonicSeconds()
         do {
-            let suite = try selectPrograms()
             let toolchain = context.toolchain
-            let runners = try resolveRunners(for: suite.programs, toolchain: toolchain)
             if options.list {
-                list(suite, runners)
+                let suite = try selectPrograms()
+                list(suite, try resolveRunners(for: suite.programs, toolchain: toolchain))
                 return ExitCode.success
             }
-            return try run(suite, runners, toolchain: toolchain, started: started)
+            let store = try ArtifactStore(options: options.cache, environment: context.environment, launcher: context.launcher)
+            defer { store.close() }
+            guard let (suite, ahead) = try loadBuildingAhead(store: store, toolchain: toolchain) else { return ExitCode.interrupted }
+            defer { ahead.close() }
+            let runners = try resolveRunners(for: suite.programs, toolchain: toolchain)
+            return try run(suite, runners, toolchain: toolchain, store: store, ahead: ahead, started: started)
         } catch {
             return Diagnostics.fail(error, in: .test, console: context.console)
+        }
+    }
+
+    /// Loads the suite while other cores already build the programs loaded so far; Ctrl-C
+    /// meanwhile stops the builds (`nil`: exit 130).
+    private func loadBuildingAhead(store: ArtifactStore, toolchain: Toolchain) throws -> (TestSuite, BuildAhead)? {
+        let console = context.console
+        var trace: (@Sendable (String) -> Void)?
+        if options.verbose { trace = { line in console.write("+ \(line)\n", to: .error) } }
+        // A program's hashed shard is known as soon as it is read; balanced shards only once
+        // every program is.
+        let workers = options.balancePath == nil ? max(1, options.jobs - 1) : 0
+        let ahead = BuildAhead(store: store, toolchain: toolchain, workers: workers, trace: trace)
+        let filter = options.filter.flatMap { try? Regex($0) }
+        let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
+            ahead.stopAccepting()
+            if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
+        }
+        let suite = Result {
+            try selectPrograms { program in
+                if let filter, program.selecting(filter) == nil { return }
+                if let shard = options.shard, !shard.holds(program) { return }
+                ahead.offer(program)
+            }
+        }
+        ahead.stopAccepting()
+        if interrupts.stop() {
+            ahead.close()
+            return nil
+        }
+        do { return (try suite.get(), ahead) } catch {
+            ahead.close()
+            throw error
         }
     }
 
@@ -55,21 +92,29 @@ package struct TestCommand: Sendable {
     }
 
     private func run(
-        _ suite: TestSuite, _ runners: [ObjectFormat: [Runner]], toolchain: Toolchain, started: Double
+        _ suite: TestSuite, _ runners: [ObjectFormat: [Runner]], toolchain: Toolchain, store: ArtifactStore, ahead: BuildAhead,
+        started: Double
     ) throws -> Int32 {
         let total = suite.programs.reduce(0) { $0 + $1.cases.count * (runners[$1.format]?.count ?? 0) }
         let reporter = ConsoleReporter(console: context.console, verbose: options.verbose, environment: context.environment, total: total)
-        let store = try ArtifactStore(options: options.cache, environment: context.environment, launcher: context.launcher)
-        defer { store.close() }
         let scratch = try TemporaryDirectory(prefix: "test", environment: context.environment)
         defer { scratch.remove() }
-        let containment = Containment(writable: scratch.path, isolate: options.isolate, launcher: context.launcher)
+        // Cases see the build's private copies and the prefix runners named, wherever they are.
+        let prefixRunners = runners.values.joined().compactMap { runner -> String? in
+            guard case .custom(let words) = runner.kind else { return nil }
+            return toolchain.locator.find(words[0])
+        }
+        let containment = Containment(
+            writable: scratch.path, visible: [store.scratch] + Set(prefixRunners).sorted(), isolate: options.isolate,
+            launcher: context.launcher)
         defer { containment.close(reapingAll: context.ownsProcess) }
         for note in containment.notes { reporter.note("note: \(note)") }
+        let caseRunner = CaseRunner(
+            launcher: context.launcher, scratch: scratch.path, containment: containment,
+            crashProbe: CrashProbe.make(launcher: context.launcher, toolchain: toolchain))
         let runner = SuiteRunner(
             programs: suite.programs, runners: runners, configuration: options.configuration, toolchain: toolchain,
-            store: store, caseRunner: CaseRunner(launcher: context.launcher, scratch: scratch.path, containment: containment),
-            emit: reporter.caseFinished, note: reporter.note)
+            store: store, caseRunner: caseRunner, builtAhead: ahead, emit: reporter.caseFinished, note: reporter.note)
         let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
             runner.cancel()
             if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }

@@ -94,6 +94,7 @@ package struct TestOptions: Sendable {
         configuration.timeout = timeout
         configuration.outputLimit = outputLimit
         configuration.traceCommands = verbose
+        configuration.explainsExpectedCrashes = verbose
         return configuration
     }
 

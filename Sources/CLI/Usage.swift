@@ -6,6 +6,7 @@ enum Usage {
           asmrun [run] FILE.asm [MORE.asm|.c|.o|.a ...] [options] [-- PROGRAM-ARGS...]
           asmrun [run] FOLDER [options] [-- PROGRAM-ARGS...]
           asmrun test [PATH...] [test options]
+          asmrun debug FILE.asm [MORE...] [options] [--batch] [-- PROGRAM-ARGS...]
           asmrun doctor
           asmrun cache info|clean [--cache-dir DIR]
 
@@ -27,8 +28,16 @@ enum Usage {
           --timeout SECONDS          end the program after SECONDS (exit 124)
           --no-cache, --cache-dir DIR
                                      skip or relocate the build cache (default ~/.cache/asmrun)
+          --strace                   print the program's system calls after it ran (strace natively,
+                                     qemu's -strace under qemu)
+          --no-crash-report          on a crash print one line; do not run the program again under gdb
+          -g, --debug                accepted for habit: debug information is always kept (also at -o)
           -v, --verbose              print each tool command line
           -h, --help                 this help;  --version  the version
+
+        DEBUG (asmrun debug: gdb on the program, stopped where it starts, its source shown;
+        under qemu through qemu's gdbstub and gdb-multiarch)
+          --batch                    stop there, print the line and rip, and quit (for scripts)
 
         TEST OPTIONS (see `asmrun test --help`)
           --update, -j N, --runner native,qemu|all, --filter REGEX, --list, --shard K/N,
@@ -63,6 +72,8 @@ enum Usage {
           asmrun sum32.asm -f elf32 --runner qemu   a 32-bit program under qemu-i386
           asmrun printf.asm --link cc -v            a libc program, showing the tool commands
           asmrun loop.asm --runner 'box64'          run under another emulator
+          asmrun noexit.asm                         on a crash: the line, the registers and hints
+          asmrun debug hello.asm                    gdb at _start, natively or through qemu
           asmrun test asm/ --runner native,qemu     the sample suite, natively and emulated
           asmrun test --update asm/new.asm          record what a program does now
 

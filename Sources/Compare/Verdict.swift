@@ -1,3 +1,4 @@
+import Sandbox
 import Support
 
 /// The verdict on one case under one runner.
@@ -38,6 +39,11 @@ package struct RunnerResult: Sendable {
     package var outputLimitExceeded = false
     /// The file and line a CI annotation should point at.
     package var location: FileLocation?
+    /// Where and why the program crashed, when it died by a signal and was repeated under the
+    /// debugger.
+    package var crash: CrashReport?
+    /// Why a crashed case has no report.
+    package var crashNote: String?
 
     package init(runner: String, status: CaseStatus, message: String = "") {
         self.runner = runner
@@ -53,6 +59,7 @@ package struct RunnerResult: Sendable {
         var parts = [message]
         for diff in diffs { parts.append("\(diff.stream):\n\(diff.text)") }
         if !detail.isEmpty { parts.append(detail) }
+        if let crash { parts.append(crash.rendered()) } else if let crashNote { parts.append(crashNote) }
         if !buildRemarks.isEmpty { parts.append(buildRemarks) }
         return parts.filter { !$0.isEmpty }.joined(separator: "\n")
     }

@@ -1,3 +1,4 @@
+import Compare
 import Suite
 import Support
 import Synchronization
@@ -74,7 +75,8 @@ package final class ConsoleReporter: Sendable {
         switch result.status {
         case .pass:
             let recorded = result.message.isEmpty ? "" : " — " + result.message
-            return verbose || !console.errorIsTerminal ? console.paint("PASS ", .green) + " \(head) (\(milliseconds))\(recorded)\n" : ""
+            guard verbose || !console.errorIsTerminal else { return "" }
+            return console.paint("PASS ", .green) + " \(head) (\(milliseconds))\(recorded)\n" + (verbose ? crash(result) : "")
         case .skip:
             return verbose || !console.errorIsTerminal ? console.paint("SKIP ", .yellow) + " \(head): \(result.message)\n" : ""
         case .xfail:
@@ -87,9 +89,16 @@ package final class ConsoleReporter: Sendable {
             }
             // Tool output (nasm's `file:line: error:`) stays unindented for problem matchers.
             if !result.detail.isEmpty { text += result.detail + "\n" }
+            text += crash(result)
             if !result.buildRemarks.isEmpty { text += result.buildRemarks + "\n" }
             return text
         }
+    }
+
+    /// The crash report, indented under its case.
+    private func crash(_ result: RunnerResult) -> String {
+        if let report = result.crash { return indent(report.rendered()) }
+        return result.crashNote.map { indent($0) } ?? ""
     }
 
     private func indent(_ text: String) -> String {

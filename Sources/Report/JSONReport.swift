@@ -1,5 +1,6 @@
 import Compare
 import FoundationEssentials
+import Sandbox
 import Suite
 
 /// The JSON report (`--json`): schema `asmrun-report/2`, documented in README.md.
@@ -48,6 +49,50 @@ package enum JSONReport {
         var divergence: String?
         var stdout: String?
         var stderr: String?
+        var crash: Crash?
+        var crashNote: String?
+    }
+
+    /// A crash report: addresses and register values as `0x…` strings (JSON numbers lose
+    /// 64-bit precision in most readers).
+    struct Crash: Codable {
+        struct Frame: Codable {
+            var function: String
+            var file: String?
+            var line: Int?
+        }
+
+        var signal: String
+        var file: String?
+        var line: Int?
+        var sourceLine: String?
+        var pastEndOfCode: Bool
+        var address: String?
+        var access: String?
+        var mapping: String?
+        var instruction: String?
+        var registers: [String: String]
+        var frames: [Frame]
+        var calledFunction: String?
+        var hints: [String]
+
+        init(_ report: CrashReport) {
+            signal = Signal.name(of: report.signal)
+            file = report.location?.path
+            line = report.location?.line
+            sourceLine = report.sourceLine
+            pastEndOfCode = report.ranPastEnd
+            address = report.address.map(Self.hex)
+            access = report.access
+            mapping = report.mapping
+            instruction = report.instruction
+            registers = Dictionary(report.registers.map { ($0.name, Self.hex($0.value)) }, uniquingKeysWith: { $1 })
+            frames = report.frames.map { Frame(function: $0.function, file: $0.location?.path, line: $0.location?.line) }
+            calledFunction = report.calledFunction
+            hints = report.hints
+        }
+
+        static func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
     }
 
     /// Output kept per stream in the report, as exercism's runner does.
@@ -70,7 +115,8 @@ package enum JSONReport {
                     detail: result.detail.isEmpty ? nil : result.detail,
                     buildOutput: result.buildRemarks.isEmpty ? nil : result.buildRemarks, divergence: report.divergence,
                     stdout: result.observation.map { excerpt($0.stdout) },
-                    stderr: result.observation.map { excerpt($0.stderr) })
+                    stderr: result.observation.map { excerpt($0.stderr) }, crash: result.crash.map(Crash.init),
+                    crashNote: result.crashNote)
             }
         }
         let document = Document(

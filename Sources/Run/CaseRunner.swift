@@ -1,5 +1,7 @@
+import Build
 import Glibc
 import Sandbox
+import Source
 import Support
 
 /// What a case gives the program, as plain values.
@@ -56,11 +58,16 @@ package struct CaseRunner: Sendable {
     /// The folder under which each case gets its own working directory.
     let scratch: String
     let containment: Containment?
+    /// What repeats a crashed case under the debugger, or why nothing can (no gdb installed).
+    package let crashProbe: Result<CrashProbe, ToolError>?
 
-    package init(launcher: any ProcessLaunching, scratch: String, containment: Containment?) {
+    package init(
+        launcher: any ProcessLaunching, scratch: String, containment: Containment?, crashProbe: Result<CrashProbe, ToolError>? = nil
+    ) {
         self.launcher = launcher
         self.scratch = scratch
         self.containment = containment
+        self.crashProbe = crashProbe
     }
 
     /// The limits every case gets unless its program says otherwise (see README "Limits").
@@ -79,18 +86,71 @@ package struct CaseRunner: Sendable {
     ) throws -> CaseRun {
         let workspace = try TemporaryDirectory(prefix: "case", environment: ["TMPDIR": scratch])
         defer { workspace.remove() }
-        let inputs = try CaseFiles.place(folder: input.fileFolder, files: input.files, in: workspace.path)
+        let prepared = try prepare(
+            input, in: workspace.path, executable: executable, stem: stem, argv0: argv0, runner: runner, limits: limits)
+        var launch = prepared.launch
+        let scope = containment?.beginCase(processes: limits.resources.processes)
+        launch.cgroupProcs = scope?.procsFile
+        let launched = Result { try launcher.run(prepared.command, options: launch) }
+        var leftovers = scope.map { containment?.endCase($0) ?? 0 } ?? 0
+        var result = try launched.get()
+        leftovers += result.leftovers
+        if let filter = runner.noiseFilter { result.stderr = filter.apply(to: result.stderr) }
+        var run = CaseRun(result: result, leftovers: leftovers)
+        if input.collectsFiles {
+            let skip: Set<String> = prepared.programPath == executable ? [] : [stem]
+            (run.files, run.oversizedFiles) = CaseFiles.collect(
+                in: workspace.path, inputs: prepared.inputs, skip: skip, limit: limits.outputLimit)
+        }
+        return run
+    }
+
+    /// The case run again under the debugger, in a fresh folder with the same inputs, to say
+    /// where and why it crashed; `nil` when the crash did not repeat or the runner cannot be
+    /// debugged.
+    package func explainCrash(
+        _ input: CaseInput, of program: CrashProbe.Program, probe: CrashProbe, stem: String, argv0: String? = nil, runner: Runner,
+        limits: CaseLimits
+    ) throws -> CrashReport? {
+        let workspace = try TemporaryDirectory(prefix: "case", environment: ["TMPDIR": scratch])
+        defer { workspace.remove() }
+        var prepared = try prepare(
+            input, in: workspace.path, executable: program.executable, stem: stem, argv0: argv0, runner: runner, limits: limits)
+        // gdb itself needs more room than the program alone.
+        prepared.launch.limits.addressSpace = max(prepared.launch.limits.addressSpace ?? 0, 6 << 30)
+        let scope = containment?.beginCase(processes: limits.resources.processes)
+        defer { if let scope { _ = containment?.endCase(scope) } }
+        prepared.launch.cgroupProcs = scope?.procsFile
+        let run = CrashProbe.Run(
+            program: program, argv0: argv0 ?? "./" + stem, arguments: input.arguments, environment: prepared.command.environment,
+            runner: runner)
+        // The case folder is the one the sandboxed qemu may create its gdbstub socket in.
+        return probe.probe(run, in: workspace.path, workingDirectory: workspace.path, options: prepared.launch)
+    }
+
+    private struct Prepared {
+        var command: Command
+        var launch: LaunchOptions
+        var inputs: [String: [UInt8]]
+        var programPath: String
+    }
+
+    /// The case folder filled, and the command and its launch options.
+    private func prepare(
+        _ input: CaseInput, in workspace: String, executable: String, stem: String, argv0: String?, runner: Runner, limits: CaseLimits
+    ) throws -> Prepared {
+        let inputs = try CaseFiles.place(folder: input.fileFolder, files: input.files, in: workspace)
         var programPath = executable
         if case .custom = runner.kind {
             // A prefix runner sees `./name` relative to the case folder, so argv[0] is stable.
-            let local = workspace.path + "/" + stem
+            let local = workspace + "/" + stem
             if link(executable, local) == 0 || (try? ExecutableFile.copy(executable, to: local)) != nil {
                 programPath = "./" + stem
             }
         }
         var command = runner.command(executable: programPath, argv0: argv0 ?? "./" + stem, arguments: input.arguments)
-        command.workingDirectory = workspace.path
-        command.environment = Self.environment(input.environment, home: workspace.path)
+        command.workingDirectory = workspace
+        command.environment = Self.environment(input.environment, home: workspace)
         var launch = LaunchOptions()
         launch.stdin = .bytes(input.stdin)
         launch.stdout = .capture(limit: limits.outputLimit)
@@ -99,20 +159,9 @@ package struct CaseRunner: Sendable {
         let defaults = Self.defaultLimits(
             timeout: limits.timeout, processes: containment?.processLimit, native: runner.kind == .native)
         launch.limits = limits.resources.filled(from: defaults)
-        let scope = containment?.beginCase()
-        launch.cgroupProcs = scope?.procsFile
         launch.isolation = containment?.namespaces
-        let launched = Result { try launcher.run(command, options: launch) }
-        let leftovers = scope.map { containment?.endCase($0) ?? 0 } ?? 0
-        var result = try launched.get()
-        if let filter = runner.noiseFilter { result.stderr = filter.apply(to: result.stderr) }
-        var run = CaseRun(result: result, leftovers: leftovers)
-        if input.collectsFiles {
-            let skip: Set<String> = programPath == executable ? [] : [stem]
-            (run.files, run.oversizedFiles) = CaseFiles.collect(
-                in: workspace.path, inputs: inputs, skip: skip, limit: limits.outputLimit)
-        }
-        return run
+        launch.confinement = containment?.confinement ?? Confinement()
+        return Prepared(command: command, launch: launch, inputs: inputs, programPath: programPath)
     }
 
     /// The fixed case environment, so output does not depend on who runs the suite or where.

@@ -23,7 +23,9 @@ struct CrashHints {
     /// Past the code: no line for the instruction pointer, just after the end of a section of
     /// code (whatever bytes follow it in the file ran as instructions).
     private var fellOffTheEnd: String? {
-        guard report.location == nil || report.ranPastEnd, let past, past.location != nil || past.symbol != nil else { return nil }
+        guard report.location == nil || report.ranPastEnd, let past, past.location != nil || past.symbol != nil, int80 == nil else {
+            return nil
+        }
         let exit = report.thirtyTwoBit ? "mov eax, 1 / int 0x80" : "mov eax, 60 / syscall"
         let last = [past.symbol, past.location.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
         return "execution ran past the last instruction of \(last): did the program forget the exit system call (\(exit))?"
@@ -35,15 +37,17 @@ struct CrashHints {
     }
 
     private var notCode: String? {
-        guard report.access == "executing", section == nil, fellOffTheEnd == nil, let address = report.address, address >= 4096 else {
-            return nil
-        }
-        return
-            "0x\(String(address, radix: 16)) is not code: a `ret` returned to whatever was on top of the stack (a push without its pop, a `ret` from _start) or a jump through a bad pointer"
+        guard report.access == "executing", section == nil, fellOffTheEnd == nil, let address = report.address else { return nil }
+        let function = report.calledFunction.map { " in \($0)," } ?? " in the function"
+        let called = report.location.map { "\(function) called at \($0)" } ?? ""
+        return "0x\(String(address, radix: 16)) is not code: a `ret` returned to whatever was on top of the stack "
+            + "(a push without its pop\(called), a `ret` from _start) or a jump through a bad pointer"
     }
 
     private var nearNull: String? {
-        guard report.signal == 11, fellOffTheEnd == nil, !alignedMove, let address = report.address, address < 4096 else { return nil }
+        guard report.signal == 11, fellOffTheEnd == nil, !alignedMove, report.access != "executing", let address = report.address,
+            address < 4096
+        else { return nil }
         return
             "address 0x\(String(address, radix: 16)) is near zero: a pointer that was never set (a register holding 0, or a missing `lea`)"
     }
@@ -79,10 +83,16 @@ struct CrashHints {
         return "the quotient does not fit: clear the high half before `div` (`xor edx, edx`) or sign-extend before `idiv` (`cdq`/`cqo`)"
     }
 
+    /// `int 0x80` in 64-bit code: natively the 32-bit system calls (pointers cut to 32 bits),
+    /// under qemu-x86_64 the 64-bit ones with the 32-bit numbers (1 is write, not exit).
     private var int80: String? {
-        guard !report.thirtyTwoBit, instruction == "int 0x80" else { return nil }
+        let sourceSaysSo = report.sourceLine?.contains("int") == true && warnings.contains("`int 0x80`")
+        guard !report.thirtyTwoBit, instruction == "int 0x80" || sourceSaysSo else { return nil }
+        let high = ["rbx", "rcx", "rdx", "rsi", "rdi"].filter { (report.register($0) ?? 0) > 0xffff_ffff }
+        let pointers = high.isEmpty ? "" : " (\(high.joined(separator: ", ")) hold\(high.count == 1 ? "s" : "") more than 32 bits)"
         return
-            "`int 0x80` in 64-bit code: qemu-x86_64 has no 32-bit system calls (and they take only 32-bit pointers); use `syscall`, or build it as elf32"
+            "`int 0x80` in 64-bit code: natively it makes the 32-bit system calls, which see only the low half of each register\(pointers); "
+            + "under qemu-x86_64 it makes the 64-bit ones, where eax=1 is write, not exit; use `syscall` with the 64-bit numbers (exit is 60), or build it as 32-bit (`bits 32`)"
     }
 
     private var illegal: String? {

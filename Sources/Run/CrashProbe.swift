@@ -16,38 +16,54 @@ package struct CrashProbe: Sendable {
     /// The signals worth a report.
     package static let crashSignals: Set<Int32> = [4, 5, 7, 8, 11]  // SIGILL, SIGTRAP, SIGBUS, SIGFPE, SIGSEGV
 
-    package init(launcher: any ProcessLaunching, toolchain: Toolchain) throws {
+    package init(launcher: any ProcessLaunching, toolchain: Toolchain) throws(ToolError) {
         self.launcher = launcher
         debugger = try toolchain.debugger()
     }
 
-    /// What the program was and how it ran, for repeating it.
-    package struct Run: Sendable {
+    /// The probe, or the missing debugger (reported beside a crash instead of the report).
+    package static func make(launcher: any ProcessLaunching, toolchain: Toolchain) -> Result<CrashProbe, ToolError> {
+        Result { () throws(ToolError) in try CrashProbe(launcher: launcher, toolchain: toolchain) }
+    }
+
+    /// The built program: what the report reads besides the debugger's answers.
+    package struct Program: Sendable {
         package var executable: String
-        package var argv0: String
-        package var arguments: [String]
-        /// The program's environment; `nil` inherits asmrun's.
-        package var environment: [String: String]?
-        package var runner: Runner
         package var format: ObjectFormat
         /// Its sources, to read the faulting line and to tell its frames from libc's.
         package var sources: [String]
         /// What the build printed (nasm's warnings point at typos).
         package var warnings: String
 
-        package init(
-            executable: String, argv0: String, arguments: [String], environment: [String: String]?, runner: Runner,
-            format: ObjectFormat, sources: [String], warnings: String
-        ) {
+        package init(executable: String, format: ObjectFormat, sources: [String], warnings: String) {
             self.executable = executable
-            self.argv0 = argv0
-            self.arguments = arguments
-            self.environment = environment
-            self.runner = runner
             self.format = format
             self.sources = sources
             self.warnings = warnings
         }
+    }
+
+    /// How the program ran, for repeating it.
+    package struct Run: Sendable {
+        package var program: Program
+        package var argv0: String
+        package var arguments: [String]
+        /// The program's environment; `nil` inherits asmrun's.
+        package var environment: [String: String]?
+        package var runner: Runner
+
+        package init(program: Program, argv0: String, arguments: [String], environment: [String: String]?, runner: Runner) {
+            self.program = program
+            self.argv0 = argv0
+            self.arguments = arguments
+            self.environment = environment
+            self.runner = runner
+        }
+
+        var executable: String { program.executable }
+        var format: ObjectFormat { program.format }
+        var sources: [String] { program.sources }
+        var warnings: String { program.warnings }
     }
 
     /// Repeats `run` with `options` (its stdin, limits, containment), in `workingDirectory`
@@ -70,12 +86,13 @@ package struct CrashProbe: Sendable {
         case .qemu: transcript = emulated(run, inspection, folder, workingDirectory, options)
         case .binfmt, .custom: transcript = nil
         }
-        return transcript.flatMap { report(from: GdbTranscript($0), run) }
+        return transcript.flatMap { report(from: GdbTranscript($0), run, code: code) }
     }
 
     /// The report from what gdb printed, its headline on the program's own line.
-    private func report(from parsed: GdbTranscript, _ run: Run) -> CrashReport? {
+    private func report(from parsed: GdbTranscript, _ run: Run, code: [CodeSection]) -> CrashReport? {
         guard var report = parsed.report(thirtyTwoBit: run.format == .elf32) else { return nil }
+        report.program = run.sources.first ?? run.executable
         let own = { (location: FileLocation) in run.sources.first { CrashHints.same($0, location.path) } }
         // After an `int3` the instruction pointer is past it: the trap's line is the byte before.
         if report.signal == 5, let previous = parsed.previous { report.location = previous }
@@ -84,14 +101,17 @@ package struct CrashProbe: Sendable {
         if let caller = parsed.caller, !report.frames.contains(where: { $0.location.flatMap(own) != nil }) {
             report.frames = [.init(function: caller.function ?? "??", location: nil), .init(function: "??", location: caller.location)]
         }
+        // A data section is not executable: the fault is the jump into it, at the instruction pointer.
+        let inData = parsed.section.map { name in !code.contains { $0.name == name } } ?? false
         if !parsed.hasSignalInfo, report.signal == 11 || report.signal == 7 {
             report.address =
-                report.instruction.map { OperandAddress.of($0, in: report) } ?? report.register(report.thirtyTwoBit ? "eip" : "rip")
+                inData || report.instruction == nil
+                ? report.instructionAddress : report.instruction.flatMap { OperandAddress.of($0, in: report) }
         }
         // The innermost frame in the program's sources, named as the program names them.
         let innermost = ([report.location] + report.frames.map(\.location)).compactMap { $0 }.first { own($0) != nil }
         report.location = innermost.map { FileLocation(own($0) ?? $0.path, line: $0.line) }
-        let past = report.instructionAddress.flatMap(parsed.pastEnd(of:))
+        let past = inData ? nil : report.instructionAddress.flatMap(parsed.pastEnd(of:))
         if report.location == nil, let last = past?.location {
             report.location = FileLocation(own(last) ?? last.path, line: last.line)
             report.ranPastEnd = true
@@ -114,28 +134,20 @@ package struct CrashProbe: Sendable {
     private func emulated(_ run: Run, _ inspection: [String], _ folder: String, _ workingDirectory: String?, _ options: LaunchOptions)
         -> String?
     {
-        let socket = folder + "/.asmrun-gdb"
         var qemu = run.runner.command(executable: run.executable, argv0: run.argv0, arguments: run.arguments)
-        qemu.arguments = ["-g", socket] + qemu.arguments
         qemu.workingDirectory = workingDirectory
         qemu.environment = run.environment
-        let finished = DispatchSemaphore(value: 0)
-        let launcher = self.launcher
-        let emulator = qemu
-        guard
-            DetachedThread.start({
-                _ = try? launcher.run(emulator, options: options)
-                finished.signal()
-            })
-        else { return nil }
-        defer { finished.wait() }
-        guard Files.awaitCreation(socket, seconds: 10) else { return nil }
+        let socket = folder + "/.asmrun-gdb"
         var command = Command(
             debugger, ["-nx", "-q", "-batch"] + gdb(["target remote \(socket)", "continue"] + inspection) + [run.executable])
         command.workingDirectory = workingDirectory
         var gdbOptions = options
         gdbOptions.stdin = .empty
-        return try? String(decoding: launcher.run(command, options: gdbOptions).stdout, as: UTF8.self)
+        gdbOptions.isolation = nil
+        // qemu ends when gdb kills the program, or at the case's timeout.
+        return Gdbstub.serve(qemu, options: options, socket: socket, launcher: launcher, end: {}) {
+            try? String(decoding: launcher.run(command, options: gdbOptions).stdout, as: UTF8.self)
+        } ?? nil
     }
 
     /// gdb's settings, then `commands`, each as its own `-ex` (an error in one does not stop the rest).
@@ -148,8 +160,9 @@ package struct CrashProbe: Sendable {
 
     /// Reading, writing or executing, from the fault address and the instruction's operands.
     private static func access(_ report: CrashReport) -> String? {
-        guard report.signal == 11 || report.signal == 7, let instruction = report.instruction else { return nil }
+        guard report.signal == 11 || report.signal == 7 else { return nil }
         if let address = report.address, address == report.instructionAddress { return "executing" }
+        guard let instruction = report.instruction else { return nil }
         let mnemonic = instruction.prefix { $0 != " " }
         if ["push", "call"].contains(mnemonic) { return "writing" }
         if ["pop", "ret"].contains(mnemonic) { return "reading" }

@@ -7,23 +7,25 @@ import Support
 /// are separated by `@@NAME` markers, so an error in one section (qemu's gdbstub has no
 /// `$_siginfo`) leaves the others intact.
 struct GdbTranscript {
-    /// The commands run once the program stopped, each section after its marker; for each
+    /// The commands run once the program stopped, each section after its marker (on a line of
+    /// its own even when a command's output ended without a newline, its error having gone to
+    /// stderr); for each
     /// section of code, the line and symbol of its last byte (where a program that ran past its
     /// end came from).
     static func inspection(code: [CodeSection]) -> [String] {
         [
-            "echo @@signal\\n", "p $_siginfo.si_code", "p $_siginfo._sifields._sigfault.si_addr",
-            "echo @@registers\\n", "info registers",
-            "echo @@instruction\\n", "x/i $pc",
-            "echo @@line\\n", "info line *$pc",
-            "echo @@symbol\\n", "info symbol $pc",
-            "echo @@previous\\n", "info line *($pc-1)",
+            "echo \\n@@signal\\n", "p $_siginfo.si_code", "p $_siginfo._sifields._sigfault.si_addr",
+            "echo \\n@@registers\\n", "info registers",
+            "echo \\n@@instruction\\n", "x/i $pc",
+            "echo \\n@@line\\n", "info line *$pc",
+            "echo \\n@@symbol\\n", "info symbol $pc",
+            "echo \\n@@previous\\n", "info line *($pc-1)",
         ]
             + code.prefix(8).flatMap { section in
                 let last = "0x" + String(section.end - 1, radix: 16)
-                return ["echo @@end \(section.name) \(section.end)\\n", "info line *\(last)", "info symbol \(last)"]
+                return ["echo \\n@@end \(section.name) \(section.end)\\n", "info line *\(last)", "info symbol \(last)"]
             }
-            + ["asmrun_caller", "echo @@frames\\n", "bt 12", "echo @@done\\n", "kill"]
+            + ["asmrun_caller", "echo \\n@@frames\\n", "bt 12", "echo \\n@@done\\n", "kill"]
     }
 
     /// A gdb command, `asmrun_caller`, that finds the innermost return address into the
@@ -40,7 +42,7 @@ struct GdbTranscript {
               while $asmrun_i < \(words)
                 set $asmrun_word = *(\(type) *)($sp + $asmrun_i * \(size))
                 if \(inside.joined(separator: " || "))
-                  echo @@caller\\n
+                  echo \\n@@caller\\n
                   p/x $sp + $asmrun_i * \(size) + \(size)
                   info line *($asmrun_word - 1)
                   x/i $asmrun_word - 5
@@ -85,12 +87,16 @@ struct GdbTranscript {
         report.thirtyTwoBit = thirtyTwoBit
         readSignal(into: &report)
         report.registers = registers(thirtyTwoBit: thirtyTwoBit)
-        if let line = sections["instruction"]?.first(where: { $0.hasPrefix("=> ") }), let colon = line.firstRange(of: ":\t") {
-            report.instruction = line[colon.upperBound...].split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
-            report.instructionAddress = Self.hex(line.dropFirst(3).prefix { $0 != " " && $0 != ":" })
+        if let line = sections["instruction"]?.first(where: { $0.hasPrefix("=> ") }), let colon = line.firstRange(of: ":\t"),
+            !line.contains("Cannot access memory")
+        {
+            let words = line[colon.upperBound...].split(whereSeparator: { $0 == " " || $0 == "\t" })
+            report.instruction = words.isEmpty ? nil : words.joined(separator: " ")
         }
+        report.instructionAddress = report.register(thirtyTwoBit ? "eip" : "rip")
         report.location = sections["line"].flatMap(Self.lineLocation)
-        report.frames = (sections["frames"] ?? []).compactMap(Self.frame)
+        // Frames gdb could not name or place (code past the end, libc without symbols) say nothing.
+        report.frames = (sections["frames"] ?? []).compactMap(Self.frame).filter { $0.function != "??" || $0.location != nil }
         return report
     }
 
@@ -132,9 +138,12 @@ struct GdbTranscript {
         let values = (sections["signal"] ?? []).filter { $0.hasPrefix("$") }
         guard values.count == 2 else { return }
         let code = Int(values[0].split(separator: "=").last?.trimmingBlanks() ?? "")
+        // For SIGFPE and SIGILL the address is the instruction's own, already shown.
+        guard report.signal == 11 || report.signal == 7 else { return }
         if report.signal == 11 { report.mapping = code == 1 ? "not mapped" : code == 2 ? "protected" : nil }
         // SI_KERNEL (a general protection fault, such as a misaligned SSE move): no address.
-        if code != 128, let text = values[1].split(separator: ")").last?.trimmingBlanks(), let address = Self.hex(Substring(text)) {
+        // `$2 = (void *) 0x402000 <table>`
+        if code != 128, let text = values[1].split(separator: ")").last?.split(separator: " ").first, let address = Self.hex(text) {
             report.address = address
         }
     }

@@ -10,6 +10,9 @@ struct ChildPipes {
     var stdinWriter: Int32 = -1
     var stdoutReader: Int32 = -1
     var stderrReader: Int32 = -1
+    /// A case init's reports (`asmrun_case_report`), with namespaces of the case's own.
+    var statusReader: Int32 = -1
+    var statusWriter: Int32 = -1
     var input: [UInt8] = []
 
     init(options: LaunchOptions) throws {
@@ -25,6 +28,7 @@ struct ChildPipes {
             }
             if options.stdout != .inherit { (stdoutReader, childStdout) = try Self.makePipe() }
             if options.stderr != .inherit { (stderrReader, childStderr) = try Self.makePipe() }
+            if options.confinement.caseNamespaces { (statusReader, statusWriter) = try Self.makePipe() }
         } catch {
             closeAll()
             throw error
@@ -35,6 +39,7 @@ struct ChildPipes {
         Self.close(&childStdin)
         Self.close(&childStdout)
         Self.close(&childStderr)
+        Self.close(&statusWriter)
     }
 
     mutating func closeAll() {
@@ -42,6 +47,7 @@ struct ChildPipes {
         Self.close(&stdinWriter)
         Self.close(&stdoutReader)
         Self.close(&stderrReader)
+        Self.close(&statusReader)
     }
 
     static func close(_ fd: inout Int32) {

@@ -2,22 +2,29 @@ import CAsmRunSpawn
 import Glibc
 import Synchronization
 
-/// Keeps test cases from hurting the run or the machine, with every layer the host allows:
+/// Keeps test cases from hurting the run, the machine or each other, with every layer the host
+/// allows (`layers`, as `asmrun doctor` lists them):
 /// - a process group per case (always), ended whole when the case ends;
-/// - a pids cgroup per case (root, cgroup v1 or v2): bounds process counts, which root's
-///   RLIMIT_NPROC does not, and ends escaped daemons (`setsid`) too;
-/// - otherwise RLIMIT_NPROC, and asmrun as child subreaper ending orphans after each case;
-/// - namespaces (as root, or inside an unprivileged user namespace where the kernel allows one):
-///   no network, and a file system that is read-only except the scratch folder.
+/// - PID, IPC, UTS and mount namespaces per case, with an init as PID 1 that ends every process
+///   left when the program ends; only the case's folder writable (as root, or inside an
+///   unprivileged user namespace where the kernel allows one), a network namespace without
+///   interfaces for the run;
+/// - no capabilities, no_new_privs and a seccomp filter (`SeccompFilter`), as root too;
+/// - a pids cgroup per case (root, cgroup v1 or v2): `pids.max` bounds process counts, which
+///   root's RLIMIT_NPROC does not;
+/// - otherwise RLIMIT_NPROC, and, without PID namespaces, asmrun as child subreaper ending
+///   orphans after each case.
 /// A layer that is not available is reported once in `notes`, never as a failure. One
 /// containment belongs to one run; `close` undoes everything it set up.
 package final class Containment: Sendable {
     /// Namespaces every case enters, when available.
     package let namespaces: Namespaces?
-    /// One line per unavailable layer, saying why.
+    /// Namespaces of each case's own, capabilities and the system call filter.
+    package let confinement: Confinement
+    /// pid, ipc, uts, net, mount, caps, seccomp and cgroup: active or why not.
+    package let layers: [ContainmentLayer]
+    /// One line per unavailable layer (grouped), saying why.
     package let notes: [String]
-    /// One line per active layer.
-    package let active: [String]
     /// RLIMIT_NPROC for cases when no cgroup bounds them (non-root: counts all the user's processes).
     package let processLimit: Int?
     private let cgroups: CgroupTree?
@@ -28,45 +35,72 @@ package final class Containment: Sendable {
     /// Processes one case may have at once (pids.max, or added to the user's count for RLIMIT_NPROC).
     package static let maxProcesses = 256
 
-    /// Sets up what this host allows; `writable` is the only folder cases may write to, and
-    /// `launcher` is the one that will start the cases.
-    package init(writable: String, isolate: Bool = true, launcher: any ProcessLaunching) {
-        var notes: [String] = []
-        var active = ["process group per case, ended with the case"]
+    /// Sets up what this host allows; `writable` holds the case folders, `visible` are folders
+    /// cases must see even under /tmp, /run or /dev/shm (the build's private copies), and
+    /// `launcher` is the one that will start the cases. `isolate: false` (`--no-isolation`)
+    /// leaves out the namespaces, not the capabilities and the filter.
+    package init(writable: String, visible: [String] = [], isolate: Bool = true, launcher: any ProcessLaunching) {
         let root = geteuid() == 0
+        let setup = NamespaceSetup(scratch: writable, visible: visible, root: root, isolate: isolate, launcher: launcher)
+        namespaces = setup.namespaces
+        confinement = setup.confinement
+        var layers = setup.layers
+        var notes: [String] = []
         if root, let tree = CgroupTree.create() {
             cgroups = tree
             strays = nil
             leasedSubreaper = false
             processLimit = nil
-            active.append("pids cgroup per case (\(tree.kind), pids.max \(Self.maxProcesses)) ending every process it holds")
+            layers.append(
+                .on("cgroup", "a pids cgroup per case (\(tree.kind)): pids.max \(Self.maxProcesses) or its `limit processes`"))
         } else {
             cgroups = nil
-            strays = StrayReaper(children: launcher.children, writable: writable)
-            leasedSubreaper = Subreaper.acquire()
+            let exact = setup.confinement.caseNamespaces
+            strays = exact ? nil : StrayReaper(children: launcher.children, writable: writable)
+            leasedSubreaper = exact ? false : Subreaper.acquire()
             processLimit = Self.userProcessCount() + Self.maxProcesses
-            notes.append(
+            let reason =
                 root
-                    ? "no writable pids cgroup: process counts are not bounded for root (RLIMIT_NPROC does not apply)"
-                    : "not root: process counts bounded by RLIMIT_NPROC; escaped daemons ended through the subreaper")
+                ? "no writable pids cgroup: process counts are not bounded for root (RLIMIT_NPROC does not apply)"
+                : "not root: process counts bounded by RLIMIT_NPROC"
+                    + (exact ? " (all of the user's processes count)" : "; escaped daemons ended through the subreaper")
+            layers.append(.off("cgroup", reason))
+            notes.append(reason)
         }
-        if isolate {
-            let setup = NamespaceSetup(writable: writable, root: root, launcher: launcher)
-            namespaces = setup.namespaces
-            active += setup.active
-            notes += setup.notes
-        } else {
-            namespaces = nil
-        }
+        if isolate { notes += Self.notes(for: setup) }
+        self.layers = layers
         self.notes = notes
-        self.active = active
     }
 
-    /// Starts a case: its cgroup (if any) is created; pass `procsFile` to the launcher.
-    package func beginCase() -> CaseScope {
+    /// One line per active layer.
+    package var active: [String] {
+        ["process group per case, ended with the case"] + layers.filter(\.active).map(\.line)
+    }
+
+    /// The unavailable namespace layers in one note, and the capability and filter layers.
+    private static func notes(for setup: NamespaceSetup) -> [String] {
+        let missing = setup.layers.filter { !$0.active && ["pid", "ipc", "uts", "net", "mount"].contains($0.name) }
+        var notes: [String] = []
+        if !missing.isEmpty {
+            let all = missing.count == 5
+            let problems = setup.problems.isEmpty ? "" : " (\(setup.problems.joined(separator: "; ")))"
+            notes.append(
+                "isolation \(all ? "unavailable" : "incomplete"): no \(missing.map(\.name).joined(separator: ", ")) namespaces\(problems)"
+                    + (all ? "; cases run with the network and file system of the user" : ""))
+        }
+        for layer in setup.layers where !layer.active && ["caps", "seccomp"].contains(layer.name) {
+            notes.append("isolation incomplete: \(layer.line)")
+        }
+        return notes
+    }
+
+    /// Starts a case: its cgroup (if any) is created with `processes` (or the default) as
+    /// pids.max, the case's init counted on top; pass `procsFile` to the launcher.
+    package func beginCase(processes: Int? = nil) -> CaseScope {
         guard let cgroups else { return CaseScope(cgroup: nil) }
         let index = counter.add(1, ordering: .relaxed).newValue
-        return CaseScope(cgroup: cgroups.makeCase(index, maxProcesses: Self.maxProcesses))
+        let limit = (processes ?? Self.maxProcesses) + (confinement.caseNamespaces ? 1 : 0)
+        return CaseScope(cgroup: cgroups.makeCase(index, maxProcesses: limit))
     }
 
     /// Ends whatever the case left running (escaped daemons included) and removes its cgroup.

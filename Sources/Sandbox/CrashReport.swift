@@ -27,6 +27,8 @@ package struct CrashReport: Sendable, Equatable {
     }
 
     package var signal: Int32
+    /// The program, named in the headline when no line of it is known.
+    package var program = ""
     /// The address the fault was about (`si_addr`), when the kernel reported one.
     package var address: UInt64?
     /// `reading`, `writing` or `executing`, from the instruction and the address.
@@ -59,8 +61,9 @@ package struct CrashReport: Sendable, Equatable {
 
     /// The report as asmrun prints it: one headline naming the file and line, the source line,
     /// the registers four to a line, and the hints.
-    package func rendered(program: String) -> String {
-        var head = "asmrun: \(location?.description ?? program): \(Signal.name(of: signal)) (\(Signal.description(of: signal)))"
+    package func rendered(program: String? = nil) -> String {
+        var head =
+            "asmrun: \(location?.description ?? program ?? self.program): \(Signal.name(of: signal)) (\(Signal.description(of: signal)))"
         if ranPastEnd { head += " past the end of the code" }
         if let address {
             head += (ranPastEnd ? ", " : " ") + (access.map { "\($0) address" } ?? "at address") + " 0x" + String(address, radix: 16)
@@ -79,6 +82,11 @@ package struct CrashReport: Sendable, Equatable {
         }
         for start in stride(from: 0, to: shown.count, by: 4) {
             lines.append("  " + shown[start..<min(start + 4, shown.count)].joined(separator: "  "))
+        }
+        // The calls that led there, when the program's own code had more than one level.
+        let located = frames.filter { $0.location != nil }
+        if located.count >= 2 {
+            lines.append("  stack: " + located.prefix(6).map { "\($0.function) (\($0.location!))" }.joined(separator: " ← "))
         }
         lines += hints.map { "  hint: " + $0 }
         return lines.joined(separator: "\n")

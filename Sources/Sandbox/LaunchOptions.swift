@@ -36,6 +36,8 @@ package struct LaunchOptions: Sendable, Equatable {
     package var cgroupProcs: String?
     /// Namespaces the child enters before exec (no network, read-only file system).
     package var isolation: Namespaces?
+    /// Namespaces of its own, capabilities and the system call filter.
+    package var confinement = Confinement()
 
     package init() {}
 }

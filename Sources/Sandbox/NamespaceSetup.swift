@@ -4,11 +4,11 @@ import Support
 
 /// Descriptors of the namespaces every case enters, prepared once per run.
 package struct Namespaces: Sendable, Equatable {
-    /// An unprivileged user namespace that owns the other two (when asmrun is not root), or -1.
+    /// An unprivileged user namespace that owns the others (when asmrun is not root), or -1.
     package var userNamespace: Int32 = -1
     /// A network namespace without interfaces, or -1.
     package var networkNamespace: Int32 = -1
-    /// A mount namespace where only the scratch folder is writable, or -1.
+    /// The mount namespace cases see (copied per case when they get namespaces of their own), or -1.
     package var mountNamespace: Int32 = -1
 
     func close() {
@@ -16,52 +16,102 @@ package struct Namespaces: Sendable, Equatable {
     }
 }
 
-/// Creates the namespaces and tries entering them once, so a security module that forbids
-/// entering costs one note, not a failure of every case.
+/// Creates the run's namespaces and finds, by starting `/bin/true` under each, the most
+/// confining setup this host allows, so a kernel or security module that forbids a layer costs
+/// one note, never a failure of every case.
 struct NamespaceSetup {
     var namespaces: Namespaces?
-    var active: [String] = []
-    var notes: [String] = []
+    var confinement = Confinement()
+    var layers: [ContainmentLayer] = []
+    /// Why layers that were tried are not in use.
+    var problems: [String] = []
 
-    init(writable: String, root: Bool, launcher: any ProcessLaunching) {
-        var made = Namespaces()
-        var step: UnsafePointer<CChar>?
-        let code = writable.withCString {
-            asmrun_make_namespaces(
-                $0, root ? 0 : 1, &made.userNamespace, &made.networkNamespace, &made.mountNamespace, &step)
+    init(scratch: String, visible: [String], root: Bool, isolate: Bool, launcher: any ProcessLaunching) {
+        let seccomp = SeccompFilter.make()
+        let filter = try? seccomp.get()
+        if case .failure(let problem) = seccomp { problems.append("seccomp: \(problem)") }
+        var privateProc = false
+        var chosen: (Namespaces?, Confinement)?
+        // Case folders read-only to all but their own case, then the scratch folder writable to
+        // every case, then no namespaces: each with the most confinement that works.
+        if !isolate { problems.append("--no-isolation") }
+        for writableScratch in [false, true] where chosen == nil && isolate {
+            let made = Self.make(scratch: scratch, visible: visible, writable: writableScratch, root: root, problems: &problems)
+            guard made.networkNamespace >= 0 || made.mountNamespace >= 0 else { break }
+            for candidate in Self.candidates(filter, caseNamespaces: !writableScratch && made.mountNamespace >= 0) {
+                switch Self.tryCase(made, candidate, folder: scratch, launcher: launcher) {
+                case .success(let proc):
+                    chosen = (made, candidate)
+                    privateProc = proc
+                case .failure(let problem):
+                    problems.append(problem.problem)
+                }
+                if chosen != nil { break }
+            }
+            if chosen == nil { made.close() }
         }
-        if made.networkNamespace >= 0 || made.mountNamespace >= 0 {
-            if let problem = Self.tryEntering(made, launcher: launcher) {
-                made.close()
-                made = Namespaces()
-                notes.append("isolation unavailable: entering the namespaces failed (\(problem))")
-            } else {
-                namespaces = made
+        if chosen == nil {
+            for candidate in Self.candidates(filter, caseNamespaces: false) {
+                if case .success = Self.tryCase(nil, candidate, folder: scratch, launcher: launcher) {
+                    chosen = (nil, candidate)
+                    break
+                }
             }
         }
-        let how = root ? "" : ", inside an unprivileged user namespace"
-        if made.networkNamespace >= 0 { active.append("no network (a network namespace without interfaces\(how))") }
-        if made.mountNamespace >= 0 { active.append("read-only file system except the case folders (a mount namespace\(how))") }
-        if code != 0 {
-            let what = step.map { String(cString: $0) } ?? "namespaces"
-            let reason = "\(what) failed (\(errorText(code)))"
-            notes.append(
-                namespaces == nil
-                    ? "isolation unavailable: \(reason); cases run with the network and file system of \(root ? "root" : "the user")"
-                    : "isolation incomplete: \(reason)")
-        }
+        namespaces = chosen?.0
+        confinement = chosen?.1 ?? Confinement()
+        layers = Self.describe(namespaces, confinement, filter, privateProc: privateProc, root: root, problems: problems)
     }
 
-    /// Runs `true` inside the namespaces; `nil` when that works, else what went wrong.
-    private static func tryEntering(_ namespaces: Namespaces, launcher: any ProcessLaunching) -> String? {
+    /// The confinements worth trying, most confining first.
+    private static func candidates(_ filter: SeccompFilter?, caseNamespaces: Bool) -> [Confinement] {
+        var list: [Confinement] = []
+        for own in caseNamespaces ? [true, false] : [false] {
+            if let filter { list.append(Confinement(caseNamespaces: own, dropCapabilities: true, seccomp: filter)) }
+            list.append(Confinement(caseNamespaces: own, dropCapabilities: true))
+        }
+        return list
+    }
+
+    private static func make(
+        scratch: String, visible: [String], writable: Bool, root: Bool, problems: inout [String]
+    ) -> Namespaces {
+        var made = Namespaces()
+        var step: UnsafePointer<CChar>?
+        let paths = visible.map { strdup($0) }
+        defer { paths.forEach { free($0) } }
+        let code = scratch.withCString { cScratch in
+            paths.map { UnsafePointer($0) }.withUnsafeBufferPointer { list in
+                var view = asmrun_view(
+                    scratch: cScratch, visible: list.baseAddress, visible_count: Int32(list.count), scratch_writable: writable ? 1 : 0)
+                return asmrun_make_namespaces(
+                    &view, root ? 0 : 1, &made.userNamespace, &made.networkNamespace, &made.mountNamespace, &step)
+            }
+        }
+        if code != 0 {
+            problems.append("\(step.map { String(cString: $0) } ?? "namespaces") failed (\(errorText(code)))")
+        }
+        return made
+    }
+
+    /// Runs `true` as a case would run; whether /proc was the case's own, or what went wrong.
+    private static func tryCase(
+        _ namespaces: Namespaces?, _ confinement: Confinement, folder: String, launcher: any ProcessLaunching
+    ) -> Result<Bool, LaunchError> {
         var options = LaunchOptions()
         options.isolation = namespaces
+        options.confinement = confinement
         options.timeout = 10
         do {
-            let result = try launcher.run(Command("/bin/true"), options: options)
-            return result.termination == .exited(0) ? nil : "true ended with \(result.termination.summary)"
+            let result = try launcher.run(Command("/bin/true", workingDirectory: folder), options: options)
+            guard result.termination == .exited(0) else {
+                return .failure(.spawnFailed("true ended with \(result.termination.summary)", errno: 0))
+            }
+            return .success(result.privateProc)
+        } catch let error as LaunchError {
+            return .failure(error)
         } catch {
-            return "\(error)"
+            return .failure(.spawnFailed("\(error)", errno: 0))
         }
     }
 }

@@ -22,18 +22,19 @@ package struct PosixLauncher: ProcessLaunching {
         var pipes = try ChildPipes(options: options)
         defer { pipes.closeAll() }
         let start = monotonicSeconds()
-        let pid = try spawn(executable, command, options, pipes)
+        let (pid, privateProc) = try spawn(executable, command, options, pipes)
         pipes.closeChildEnds()
         defer { children.remove(pid) }
         var supervisor = Supervisor(pid: pid, options: options, pipes: pipes, start: start)
-        let result = supervisor.run()
+        var result = supervisor.run()
+        result.privateProc = privateProc
         pipes = supervisor.pipes
         return result
     }
 
     private func spawn(
         _ path: String, _ command: Command, _ options: LaunchOptions, _ pipes: ChildPipes
-    ) throws -> pid_t {
+    ) throws -> (pid_t, Bool) {
         let argv = CStringArray([command.argv0 ?? command.executable] + command.arguments)
         let envp = command.environment.map { env in
             CStringArray(env.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
@@ -44,6 +45,7 @@ package struct PosixLauncher: ProcessLaunching {
         }
         var pid: pid_t = 0
         var step = ASMRUN_STEP_NONE
+        var privateProc: Int32 = 0
         let code: Int32 = path.withCString { cPath in
             withOptionalCString(command.workingDirectory) { cwd in
                 withOptionalCString(options.cgroupProcs) { cgroup in
@@ -61,10 +63,12 @@ package struct PosixLauncher: ProcessLaunching {
                     request.net_ns_fd = options.isolation?.networkNamespace ?? -1
                     request.mnt_ns_fd = options.isolation?.mountNamespace ?? -1
                     request.limits = options.limits.cLimits
-                    return SpawnGate.spawning {
-                        let code = asmrun_spawn(&request, &pid, &step)
-                        if code == 0 { children.insert(pid, group: options.newProcessGroup) }
-                        return code
+                    return withConfinement(options.confinement, pipes, &request, &privateProc) { request in
+                        SpawnGate.spawning {
+                            let code = asmrun_spawn(&request, &pid, &step)
+                            if code == 0 { children.insert(pid, group: options.newProcessGroup) }
+                            return code
+                        }
                     }
                 }
             }
@@ -72,7 +76,26 @@ package struct PosixLauncher: ProcessLaunching {
         guard code == 0 else {
             throw LaunchError.spawnFailed(Self.describe(step, command), errno: code)
         }
-        return pid
+        return (pid, privateProc != 0)
+    }
+
+    /// Fills in the case namespaces, capabilities and filter for the duration of `body`.
+    private func withConfinement(
+        _ confinement: Confinement, _ pipes: ChildPipes, _ request: inout asmrun_spawn_request, _ privateProc: inout Int32,
+        _ body: (inout asmrun_spawn_request) -> Int32
+    ) -> Int32 {
+        request.proc_mounted = withUnsafeMutablePointer(to: &privateProc) { $0 }
+        request.case_namespaces = confinement.caseNamespaces ? 1 : 0
+        request.case_folder = request.cwd
+        request.status_read_fd = pipes.statusReader
+        request.status_write_fd = pipes.statusWriter
+        request.drop_capabilities = confinement.dropCapabilities ? 1 : 0
+        guard let filter = confinement.seccomp?.program else { return body(&request) }
+        return filter.withUnsafeBytes { bytes in
+            request.seccomp_filter = bytes.baseAddress
+            request.seccomp_length = UInt16(bytes.count / 8)
+            return body(&request)
+        }
     }
 
     /// What was being started, and the step before `exec` that failed, if it was not `exec`.
@@ -87,6 +110,11 @@ package struct PosixLauncher: ProcessLaunching {
         case ASMRUN_STEP_MOUNT_NAMESPACE: return "\(name): entering the mount namespace failed"
         case ASMRUN_STEP_STDIO: return "\(name): redirecting its standard streams failed"
         case ASMRUN_STEP_WORKING_DIRECTORY: return "\(name) in \(command.workingDirectory ?? ".")"
+        case ASMRUN_STEP_CASE_NAMESPACES: return "\(name): making its PID, IPC, UTS and mount namespaces failed"
+        case ASMRUN_STEP_CASE_MOUNTS: return "\(name): making its folder writable or its /proc failed"
+        case ASMRUN_STEP_CAPABILITIES: return "\(name): dropping its capabilities failed"
+        case ASMRUN_STEP_SECCOMP: return "\(name): installing its system call filter failed"
+        case ASMRUN_STEP_INIT: return "\(name): its namespace's init ended before starting it"
         default: return name
         }
     }

@@ -21,6 +21,7 @@ struct Supervisor {
     private var timedOut = false
     private var limitExceeded = false
     private var drainDeadline: Double?
+    private var leftovers = 0
 
     /// How long pipes may stay open after the child exited (held by an escaped grandchild).
     private static let drainGrace = 0.25
@@ -72,7 +73,7 @@ struct Supervisor {
         return ProcessResult(
             termination: timedOut ? .timedOut : termination ?? .signaled(SIGKILL),
             stdout: captures[0].bytes, stderr: captures[1].bytes, outputLimitExceeded: limitExceeded,
-            duration: monotonicSeconds() - start)
+            duration: monotonicSeconds() - start, leftovers: leftovers)
     }
 
     /// Reads whatever is already in the pipes without waiting: output the program wrote before it
@@ -135,8 +136,20 @@ struct Supervisor {
         } while result < 0 && errno == EINTR
         guard result == pid else { return }
         termination = Termination(waitStatus: status)
+        readCaseReport()
         // Whatever the program left running in its group ends with it.
         if options.newProcessGroup { _ = kill(-pid, SIGKILL) }
+    }
+
+    /// With namespaces of the case's own, `pid` is the case's init: the program's status and its
+    /// leftovers are in the init's last report (missing when the init itself was killed).
+    private mutating func readCaseReport() {
+        guard pipes.statusReader >= 0 else { return }
+        var report = asmrun_case_report()
+        let got = withUnsafeMutableBytes(of: &report) { Glibc.read(pipes.statusReader, $0.baseAddress, $0.count) }
+        guard got == MemoryLayout<asmrun_case_report>.size else { return }
+        termination = Termination(waitStatus: report.wait_status)
+        leftovers = Int(report.leftovers)
     }
 
     /// Reads one chunk of `stream` (0 stdout, 1 stderr); returns the descriptor, or -1 once it

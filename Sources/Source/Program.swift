@@ -86,6 +86,11 @@ package struct Program: Sendable {
     /// The files it is built from, in build order.
     package var files: [String] { assembly.map(\.path) + cSources.map(\.path) + prebuilt }
 
+    /// Its sources and the files they include: where a line of the program's own can be.
+    package var filesAndIncludes: [String] {
+        files + assembly.flatMap { source in (dependencies[source.path] ?? []).compactMap(\.path) }
+    }
+
     /// What the program sees as `argv[0]`.
     package var argv0: String { settings.argv0 ?? "./" + name }
 

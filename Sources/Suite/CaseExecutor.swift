@@ -43,6 +43,31 @@ struct CaseExecutor: Sendable {
         verdict.buildRemarks = artifact.remarks
         let stream = verdict.status == .timeout ? "status" : verdict.diffs.first?.stream
         verdict.location = test.location(of: testCase, stream: stream, runner: runner.name)
+        if case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal),
+            !verdict.isSuccess || configuration.explainsExpectedCrashes
+        {
+            explainCrash(input, program: program, artifact: artifact, runner: runner, limits: limits, into: &verdict)
+        }
         return verdict
+    }
+
+    /// The crash report for a case that died by a signal, or a line saying why there is none.
+    private func explainCrash(
+        _ input: CaseInput, program: Program, artifact: Artifact, runner: Runner, limits: CaseLimits, into verdict: inout RunnerResult
+    ) {
+        switch self.runner.crashProbe {
+        case nil: return
+        case .failure(let missing): verdict.crashNote = "no crash report: \(missing.message)"
+        case .success(let probe):
+            let built = CrashProbe.Program(
+                executable: artifact.executable, format: artifact.format, sources: program.filesAndIncludes, warnings: artifact.remarks)
+            let report = try? self.runner.explainCrash(
+                input, of: built, probe: probe, stem: program.name, argv0: program.argv0, runner: runner, limits: limits)
+            if let report {
+                verdict.crash = report
+            } else {
+                verdict.crashNote = "no crash report: the crash did not repeat under the debugger"
+            }
+        }
     }
 }

@@ -25,6 +25,7 @@ package struct Shard: Sendable, Equatable {
     package static func assign(_ programs: [TestProgram], count: Int, timings: [String: Double]? = nil) -> [Int] {
         let keys = programs.map(key)
         let hashes = keys.map(stableHash)
+        // The same slice as `holds` gives.
         guard let timings else { return hashes.map { Int($0 % UInt64(count)) } }
         var seconds: [String: Double] = [:]
         for (path, value) in timings { seconds[ProgramFolder.standardize(path), default: 0] += value }
@@ -45,6 +46,12 @@ package struct Shard: Sendable, Equatable {
             loads[lightest] += weights[index]
         }
         return shards
+    }
+
+    /// Whether `program` is in this shard when shards are hashed (not balanced): known as soon
+    /// as the program is read, so it can be built ahead.
+    package func holds(_ program: TestProgram) -> Bool {
+        Int(Self.stableHash(Self.key(of: program)) % UInt64(count)) == index - 1
     }
 
     /// `asm/hello.asm` for `/ci/work/asm/hello.asm` found under `asm` (or `/ci/work/asm`).

@@ -11,6 +11,9 @@ package struct SuiteConfiguration: Sendable {
     package var outputLimit = 1 << 20
     /// Pass each tool command line to the `note` callback (`-v`).
     package var traceCommands = false
+    /// Repeat a crashed case under the debugger for a crash report even when the crash was
+    /// expected (`-v`); failing crashes always get one.
+    package var explainsExpectedCrashes = false
 
     package init(jobs: Int) { self.jobs = jobs }
 }

@@ -29,6 +29,7 @@ package final class SuiteRunner: Sendable {
     private let toolchain: Toolchain
     private let store: ArtifactStore
     private let executor: CaseExecutor
+    private let builtAhead: BuildAhead?
     private let sequencer: ReportSequencer
     private let note: @Sendable (String) -> Void
     private let state: Mutex<State>
@@ -38,7 +39,7 @@ package final class SuiteRunner: Sendable {
     /// Prepares a run; `emit` receives each case in report order, `note` one-line remarks.
     package init(
         programs: [TestProgram], runners: [ObjectFormat: [Runner]], configuration: SuiteConfiguration,
-        toolchain: Toolchain, store: ArtifactStore, caseRunner: CaseRunner,
+        toolchain: Toolchain, store: ArtifactStore, caseRunner: CaseRunner, builtAhead: BuildAhead? = nil,
         emit: @escaping @Sendable (CaseReport) -> Void, note: @escaping @Sendable (String) -> Void
     ) {
         self.programs = programs
@@ -47,6 +48,7 @@ package final class SuiteRunner: Sendable {
         self.toolchain = toolchain
         self.store = store
         self.note = note
+        self.builtAhead = builtAhead
         executor = CaseExecutor(runner: caseRunner, judge: Judge(recording: configuration.recording), configuration: configuration)
         sequencer = ReportSequencer(emit: emit)
         var initial = State()
@@ -124,9 +126,13 @@ package final class SuiteRunner: Sendable {
             return
         }
         let start = monotonicSeconds()
+        let built =
+            builtAhead?.take(test.path) ?? (
+                Result { try store.build(program, toolchain: toolchain, trace: trace) }, monotonicSeconds() - start
+            )
         let artifact: Artifact
         do {
-            artifact = try store.build(program, toolchain: toolchain, trace: trace)
+            artifact = try built.result.get()
         } catch let failure as BuildFailure {
             var result = RunnerResult(runner: "", status: .error, message: failure.problem)
             result.detail = failure.rendered
@@ -137,7 +143,7 @@ package final class SuiteRunner: Sendable {
             failAll(index, RunnerResult(runner: "", status: .error, message: "\(error)"))
             return
         }
-        let buildDuration = monotonicSeconds() - start
+        let buildDuration = built.seconds
         schedule(index, program, artifact, buildDuration, pool)
     }
 

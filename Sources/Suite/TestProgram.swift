@@ -37,6 +37,15 @@ package struct TestProgram: Sendable {
     /// `asm/hello.asm:default`.
     package func id(of caseName: String) -> String { "\(path):\(caseName)" }
 
+    /// The program with only the cases whose ids match `filter` selected; `nil` when none does.
+    package func selecting(_ filter: Regex<AnyRegexOutput>) -> TestProgram? {
+        var selected = self
+        let names = allCases.map(\.name).filter { id(of: $0).contains(filter) }
+        guard !names.isEmpty else { return nil }
+        selected.selection = Set(names)
+        return selected
+    }
+
     /// Loads a file program; problems are kept, not thrown.
     package init(path: String) { self.init(Discovery.Location.file(path), root: path) }
 
@@ -132,10 +141,11 @@ package struct TestSuite: Sendable {
     /// The paths given, in order: programs are scored per path.
     package let roots: [String]
 
-    /// Discovers and loads the programs under `paths`; with a `reference`, each program's
-    /// expectations are the reference's, and a program it expects that a folder lacks is an
-    /// error of that folder.
-    package init(paths given: [String], reference: Reference? = nil) {
+    /// Discovers and loads the programs under `paths`, handing each to `loaded` as soon as it is
+    /// read (before the parts of other programs are told apart; a program a reference has no
+    /// expectations for is not handed on). With a `reference`, each program's expectations are
+    /// the reference's, and a program it expects that a folder lacks is an error of that folder.
+    package init(paths given: [String], reference: Reference? = nil, loaded onLoad: (TestProgram) -> Void = { _ in }) {
         let paths = Self.outermost(given)
         let found = Discovery.find(paths)
         roots = paths
@@ -146,11 +156,14 @@ package struct TestSuite: Sendable {
         let folders = reference == nil ? [] : paths.map(Files.isDirectory)
         var loaded = zip(found.programs, found.roots).map { location, root in
             let base = reference.flatMap { $0.base(for: Reference.key(of: location, under: paths[root], isFolder: folders[root])) }
-            return (program: TestProgram(location, root: paths[root], expectationBase: base), root: root, referenced: base != nil)
+            let program = TestProgram(location, root: paths[root], expectationBase: base)
+            if reference == nil || base != nil { onLoad(program) }
+            return (program: program, root: root, referenced: base != nil)
         }
         // A file another program includes or names with `with` is a part, not a program.
         let helpers = Set(loaded.flatMap(\.program.helperPaths).map(ProgramFolder.standardize))
         var parts: [(path: String, reason: String)] = []
+        let part = "part of another program (included, or named with `with`)"
         loaded.removeAll { entry in
             let program = entry.program
             let standard = ProgramFolder.standardize(program.path)
@@ -159,10 +172,14 @@ package struct TestSuite: Sendable {
                 return true
             }
             guard helpers.contains(standard) else { return false }
-            parts.append((program.path, "part of another program (included, or named with `with`)"))
+            parts.append((program.path, part))
             return true
         }
         skipped += parts
+        // A `.s` or C file a program names with `with` is one of its parts too.
+        let named = Set(ignored.filter { helpers.contains(ProgramFolder.standardize($0)) })
+        skipped = skipped.map { named.contains($0.path) ? ($0.path, part) : $0 }
+        ignored.removeAll { named.contains($0) }
         var byRoot = Array(repeating: [(program: TestProgram, referenced: Bool)](), count: paths.count)
         for entry in loaded { byRoot[entry.root].append((entry.program, entry.referenced)) }
         programs = []

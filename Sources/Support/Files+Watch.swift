@@ -1,9 +1,10 @@
 import Glibc
 
 extension Files {
-    /// Waits until `path` exists, at most `seconds`: an inotify watch on its folder wakes the
-    /// wait when something is created there, so nothing polls or sleeps.
-    package static func awaitCreation(_ path: String, seconds: Double) -> Bool {
+    /// Waits until `path` exists, at most `seconds` and only while `abandon` (a path in the same
+    /// folder) does not: an inotify watch on the folder wakes the wait when something is created
+    /// there, so nothing polls or sleeps. Whether `path` exists.
+    package static func awaitCreation(_ path: String, seconds: Double, unlessCreated abandon: String? = nil) -> Bool {
         if exists(path) { return true }
         let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard fd >= 0 else { return false }
@@ -12,6 +13,7 @@ extension Files {
         guard inotify_add_watch(fd, folder.isEmpty ? "." : folder, UInt32(IN_CREATE | IN_MOVED_TO)) >= 0 else { return false }
         let deadline = monotonicSeconds() + seconds
         while !exists(path) {
+            if let abandon, exists(abandon) { return exists(path) }
             let wait = deadline - monotonicSeconds()
             guard wait > 0 else { return false }
             var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

@@ -31,22 +31,8 @@ package enum Files {
 
     /// The bytes of the regular file at `path` and its status, taken on the same descriptor.
     package static func readWithStatus(_ path: String) throws(ReadFailure) -> (bytes: [UInt8], status: stat) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            switch errno {
-            case ENOENT, ENOTDIR: throw .missing
-            case EACCES, EPERM: throw .denied
-            case let code: throw .failed(code)
-            }
-        }
+        let (fd, info) = try openRegular(path)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .failed(errno) }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw .directory
-        default: throw .notRegular
-        }
         // Exactly the size fstat gives, then one probe for bytes appended since: a suite holds
         // every source it read, so no slack capacity per file.
         let size = Int(info.st_size)
@@ -82,7 +68,7 @@ package enum Files {
     package static func stream(
         _ path: String, chunk: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) -> Void
     ) throws(ReadFailure) {
-        let fd = try openRegular(path)
+        let fd = try openRegular(path).fd
         defer { close(fd) }
         // On the heap: worker threads have small stacks.
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
@@ -103,8 +89,8 @@ package enum Files {
         return digest.hexDigest()
     }
 
-    /// Opens a regular file for reading; a FIFO or device is refused, not waited on.
-    private static func openRegular(_ path: String) throws(ReadFailure) -> Int32 {
+    /// Opens a regular file for reading, with its status; a FIFO or device is refused, not waited on.
+    private static func openRegular(_ path: String) throws(ReadFailure) -> (fd: Int32, status: stat) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             switch errno {
@@ -119,7 +105,7 @@ package enum Files {
             throw .failed(errno)
         }
         switch info.st_mode & S_IFMT {
-        case S_IFREG: return fd
+        case S_IFREG: return (fd, info)
         case S_IFDIR:
             close(fd)
             throw .directory

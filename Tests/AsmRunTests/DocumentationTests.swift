@@ -73,7 +73,7 @@ import Testing
             Command("/bin/bash", ["-c", script], workingDirectory: directory), options: LaunchOptions())
         #expect(
             String(decoding: result.stdout, as: UTF8.self)
-                == "run test doctor cache hello.asm\n--runner\nauto native qemu binfmt all native,qemu\nelf64 elf32\nhello.asm\n")
+                == "run test debug doctor cache hello.asm\n--runner\nauto native qemu binfmt all native,qemu\nelf64 elf32\nhello.asm\n")
         #expect(result.termination == .exited(0))
     }
 }

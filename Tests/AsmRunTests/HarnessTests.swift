@@ -42,6 +42,7 @@ struct HarnessTests {
         let last = result.output.split(separator: "\n").last.map(String.init) ?? ""
         #expect(last.hasSuffix(" passed, 0 failed, 1 skipped"))
         #expect(!result.output.contains("lib/io.asm"), "include-only helpers are not programs")
+        #expect(!result.errors.contains("skipped, not programs"), "a C file named with `with` is a part: \(result.errors)")
     }
 
     @Test func aWrongExpectationFailsWithAUnifiedDiff() throws {

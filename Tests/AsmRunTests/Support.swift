@@ -38,6 +38,19 @@ enum Fixture {
     /// nasm, a linker and qemu are installed (CI installs them; elsewhere the tests say why they skip).
     static let toolsAvailable = ["nasm", "ld", "cc", "qemu-x86_64", "qemu-i386"].allSatisfy { locator.find($0) != nil }
 
+    /// gdb-multiarch (which `make deps` installs on every host: the simulated ARM host needs it)
+    /// and strace, for the crash reports, `asmrun debug` and `--strace`.
+    static let debugToolsAvailable = ["gdb-multiarch", "strace"].allSatisfy { locator.find($0) != nil }
+
+    /// Root, on a kernel (and in a container) that lets root make every namespace a case gets:
+    /// asked of unshare(1), not of asmrun. CI runs as root on such a machine.
+    static let rootMayIsolate: Bool = {
+        guard geteuid() == 0, let unshare = locator.find("unshare") else { return false }
+        let probe = try? PosixLauncher(path: "/usr/bin:/bin").run(
+            Command(unshare, ["--pid", "--fork", "--mount", "--ipc", "--uts", "--net", "--mount-proc", "true"]), options: LaunchOptions())
+        return probe?.termination == .exited(0)
+    }()
+
     /// The host is x86_64, so the native runner exists.
     static let nativeHost = Host(environment: [:]).runsX86_64
 
@@ -95,6 +108,15 @@ enum Fixture {
     /// A fresh directory removed by the caller.
     static func temporaryDirectory() throws -> String {
         try TemporaryDirectory(prefix: "tests").path
+    }
+
+    /// A fresh directory, readable by everyone, in /var/tmp: cases see it (read-only), where they
+    /// see /tmp and /dev/shm as fresh, empty folders. Removed by the caller.
+    static func visibleDirectory() throws -> String {
+        var template = Array("/var/tmp/asmrun-tests-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw POSIXError(.EIO) }
+        chmod(String(cString: made), 0o755)
+        return String(cString: made)
     }
 
     static func write(_ text: String, to path: String) throws {

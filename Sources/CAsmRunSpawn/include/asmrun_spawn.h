@@ -27,7 +27,25 @@ typedef struct {
     int net_ns_fd;               // a network namespace to enter (setns), or -1
     int mnt_ns_fd;               // a mount namespace to enter (setns), or -1
     asmrun_limits limits;
+    /* A case of its own: new PID, IPC, UTS and mount namespaces (copied from mnt_ns_fd's), with
+       an init as PID 1 that starts the program, reports on status_write_fd and ends every
+       process left when the program ends. The pid returned is the init's. */
+    int case_namespaces;
+    const char *case_folder;     // with case_namespaces: the one folder bind-mounted writable
+    int status_read_fd;          // with case_namespaces: the reports (asmrun_case_report)
+    int status_write_fd;
+    int drop_capabilities;       // 1: no capabilities at all, and no_new_privs
+    const void *seccomp_filter;  // a struct sock_filter program installed before exec, or NULL
+    unsigned short seccomp_length;
+    int *proc_mounted;           // out, may be NULL: the case got a /proc of its own
 } asmrun_spawn_request;
+
+/// What a case's init writes once the program ended: its wait status, and how many processes
+/// were still running in the namespace and had to be killed.
+typedef struct {
+    int wait_status;
+    int leftovers;
+} asmrun_case_report;
 
 /// The step of a spawn that failed, for the error message.
 typedef enum {
@@ -41,6 +59,11 @@ typedef enum {
     ASMRUN_STEP_STDIO,
     ASMRUN_STEP_WORKING_DIRECTORY,
     ASMRUN_STEP_EXEC,
+    ASMRUN_STEP_CASE_NAMESPACES,
+    ASMRUN_STEP_CASE_MOUNTS,
+    ASMRUN_STEP_CAPABILITIES,
+    ASMRUN_STEP_SECCOMP,
+    ASMRUN_STEP_INIT,
 } asmrun_step;
 
 /// Spawns a child the way glibc's posix_spawn does (vfork with all signals blocked, default
@@ -48,15 +71,31 @@ typedef enum {
 /// Returns 0 and stores the pid, or returns the errno of the failed step and stores the step.
 int asmrun_spawn(const asmrun_spawn_request *request, pid_t *pid, asmrun_step *failed_step);
 
+/// memfd_create(name, MFD_CLOEXEC); -1 with errno set.
+int asmrun_memfd(const char *name);
+
 /// pidfd_open(2); -1 with errno set where the kernel lacks it (before Linux 5.3).
 int asmrun_pidfd_open(pid_t pid);
 
+/// Where cases see the file system: `scratch` (their folders' parent) and `visible` (folders or
+/// files, at most 8) stay where
+/// they are, read-only, under the fresh, empty, read-only tmpfs mounted over /tmp, /run,
+/// /var/run and /dev/shm; /dev holds only null, zero, full, random, urandom and tty; everything
+/// else is the host's, read-only. With `scratch_writable` the scratch folder stays writable
+/// (for cases without mount namespaces of their own, which cannot bind their folder).
+typedef struct {
+    const char *scratch;
+    const char *const *visible;
+    int visible_count;
+    int scratch_writable;
+} asmrun_view;
+
 /// Creates the namespaces children run in: a network namespace with no interfaces up, and a
-/// mount namespace where everything is read-only except `writable` (a folder). As root they are
-/// created directly; otherwise (`with_user_ns`) inside an unprivileged user namespace that maps
-/// the user to itself, where the kernel allows one. Stores close-on-exec descriptors; returns 0,
-/// or the errno of the first failing step (`*step` names it); a namespace that failed is -1.
-int asmrun_make_namespaces(const char *writable, int with_user_ns, int *user_fd, int *net_fd, int *mnt_fd,
+/// mount namespace with `view`. As root they are created directly; otherwise (`with_user_ns`)
+/// inside an unprivileged user namespace that maps the user to itself, where the kernel allows
+/// one. Stores close-on-exec descriptors; returns 0, or the errno of the first failing step
+/// (`*step` names it); a namespace that failed is -1.
+int asmrun_make_namespaces(const asmrun_view *view, int with_user_ns, int *user_fd, int *net_fd, int *mnt_fd,
                            const char **step);
 
 /// Catches SIGINT and SIGTERM with a handler that writes the signal number as one byte to
@@ -75,5 +114,8 @@ int asmrun_pipe_cloexec(int fds[2]);
 
 /// Makes writes to a closed pipe return EPIPE in asmrun instead of killing it.
 void asmrun_ignore_sigpipe(void);
+
+/* The symbolic name of an errno value (ENOENT), or NULL when it has none. */
+const char *asmrun_errno_name(int number);
 
 #endif

@@ -1,0 +1,169 @@
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef MOUNT_ATTR_RDONLY
+#define MOUNT_ATTR_RDONLY 0x00000001
+struct mount_attr {
+    unsigned long long attr_set;
+    unsigned long long attr_clr;
+    unsigned long long propagation;
+    unsigned long long userns_fd;
+};
+#endif
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+#ifndef PR_CAP_AMBIENT
+#define PR_CAP_AMBIENT 47
+#define PR_CAP_AMBIENT_CLEAR_ALL 4
+#endif
+
+int asmrun_set_read_only(const char *path, int read_only, int recursive) {
+    struct mount_attr attr;
+    memset(&attr, 0, sizeof attr);
+    if (read_only) attr.attr_set = MOUNT_ATTR_RDONLY; else attr.attr_clr = MOUNT_ATTR_RDONLY;
+    long done = syscall(SYS_mount_setattr, -1, path, recursive ? AT_RECURSIVE : 0, &attr, sizeof attr);
+    return done == 0 ? 0 : errno;
+}
+
+static int has_capabilities(void) {
+    struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct data[2];
+    if (syscall(SYS_capget, &header, data) != 0) return 1;
+    return (data[0].permitted | data[1].permitted | data[0].effective | data[1].effective) != 0;
+}
+
+int asmrun_confine(const asmrun_spawn_request *r, asmrun_step *step) {
+    *step = ASMRUN_STEP_CAPABILITIES;
+    if (r->drop_capabilities && has_capabilities()) {
+        /* The bounding set first (that needs CAP_SETPCAP): an exec as uid 0 would otherwise get
+           every capability left in it back. EINVAL: past the kernel's last capability. */
+        for (int cap = 0; cap < 64; cap++) {
+            if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL) return errno;
+        }
+        prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+        struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+        struct __user_cap_data_struct none[2];
+        memset(none, 0, sizeof none);
+        if (syscall(SYS_capset, &header, none) != 0) return errno;
+    }
+    if ((r->drop_capabilities || r->seccomp_filter) && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
+    *step = ASMRUN_STEP_SECCOMP;
+    if (r->seccomp_filter) {
+        struct sock_fprog program = {r->seccomp_length, (struct sock_filter *)r->seccomp_filter};
+        if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &program) != 0) return errno;
+    }
+    return 0;
+}
+
+/* Closes every descriptor but the `count` in `keep` (sorted here; -1 entries ignored). */
+static void close_all_but(int *keep, int count) {
+    for (int i = 1; i < count; i++) {
+        for (int j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
+            int swap = keep[j];
+            keep[j] = keep[j - 1];
+            keep[j - 1] = swap;
+        }
+    }
+    int next = 0;
+    for (int i = 0; i < count; i++) {
+        if (keep[i] < next) continue;
+        if (keep[i] > next) syscall(SYS_close_range, (unsigned)next, (unsigned)keep[i] - 1, 0);
+        next = keep[i] + 1;
+    }
+    asmrun_close_from(next);
+}
+
+/* The case's own mounts: its folder writable, a /proc of its PID namespace, read-only.
+   Returns 0 or an errno; `*proc` says whether /proc is the case's own. */
+static int mount_case_view(const char *folder, int *proc) {
+    if (folder) {
+        if (mount(folder, folder, NULL, MS_BIND, NULL) != 0) return errno;
+        int code = asmrun_set_read_only(folder, 0, 0);
+        if (code != 0) return code;
+    }
+    /* Refused where the host's /proc is not fully visible (masked paths in some containers):
+       the case then sees the host's processes, still unable to signal or enter them. */
+    *proc = mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL) == 0;
+    return 0;
+}
+
+static int status_fd = -1;
+
+static void report(const void *message, size_t length) {
+    (void)asmrun_write_all(status_fd, message, length);
+}
+
+/* Reaps children until `program` ends (orphans of the case are this process's children);
+   returns its wait status. */
+static int await_program(pid_t program) {
+    for (;;) {
+        int status;
+        pid_t ended = waitpid(-1, &status, __WALL);
+        if (ended == program) return status;
+        if (ended < 0 && errno != EINTR) return 0;
+    }
+}
+
+/* Ends whatever the program left in the namespace; returns how many were still running. */
+static int end_leftovers(void) {
+    int status;
+    while (waitpid(-1, &status, __WALL | WNOHANG) > 0) {}
+    /* kill(-1) reaches every process of the namespace only as its PID 1; anywhere else it
+       would reach every process the user may signal. */
+    if (getpid() != 1 || kill(-1, SIGKILL) != 0) return 0;
+    int count = 0;
+    for (;;) {
+        pid_t ended = waitpid(-1, &status, __WALL);
+        if (ended > 0) count++;
+        else if (errno != EINTR) return count;
+    }
+}
+
+__attribute__((noreturn)) void asmrun_case_init(const asmrun_spawn_request *r, int cgroup_fd) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    int started[3] = {ASMRUN_STEP_NONE, 0, 0};
+    int keep[5] = {r->stdin_fd, r->stdout_fd, r->stderr_fd, r->status_write_fd, cgroup_fd};
+    close_all_but(keep, 5);
+    status_fd = r->status_write_fd;
+    started[0] = ASMRUN_STEP_PROCESS_GROUP;
+    if (r->new_process_group && setpgid(0, 0) != 0) goto fail;
+    started[0] = ASMRUN_STEP_CGROUP;
+    if (cgroup_fd >= 0 && (asmrun_write_all(cgroup_fd, "0\n", 2) != 0 || close(cgroup_fd) != 0)) goto fail;
+    started[0] = ASMRUN_STEP_CASE_MOUNTS;
+    if ((errno = mount_case_view(r->case_folder, &started[2])) != 0) goto fail;
+    (void)sethostname("asmrun", 6);
+    volatile int error = 0;
+    volatile asmrun_step step = ASMRUN_STEP_FORK;
+    pid_t program = vfork();
+    if (program == 0) asmrun_exec_program(r, &error, &step);
+    if (program < 0) error = errno;
+    if (error != 0) {
+        started[0] = step;
+        started[1] = error;
+        report(started, sizeof started);
+        end_leftovers();
+        _exit(127);
+    }
+    report(started, sizeof started);
+    asmrun_case_report done = {await_program(program), 0};
+    done.leftovers = end_leftovers();
+    report(&done, sizeof done);
+    _exit(0);
+fail:
+    started[1] = errno ? errno : ECHILD;
+    report(started, sizeof started);
+    _exit(127);
+}

@@ -1,0 +1,208 @@
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { MAX_VISIBLE = 8 };
+
+static size_t format_unsigned(char *out, unsigned value) {
+    char digits[16];
+    size_t count = 0;
+    do {
+        digits[count++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value > 0);
+    for (size_t index = 0; index < count; index++) out[index] = digits[count - 1 - index];
+    return count;
+}
+
+/* "ID ID 1\n" for uid_map and gid_map, without snprintf (not async-signal-safe). */
+static size_t format_identity_map(char *out, unsigned id) {
+    size_t length = format_unsigned(out, id);
+    out[length++] = ' ';
+    length += format_unsigned(out + length, id);
+    memcpy(out + length, " 1\n", 3);
+    return length + 3;
+}
+
+static int map_user_to_itself(void) {
+    char map[48];
+    size_t length = format_identity_map(map, (unsigned)getuid());
+    if (asmrun_write_file("/proc/self/uid_map", map, length) != 0) return errno;
+    if (asmrun_write_file("/proc/self/setgroups", "deny", 4) != 0) return errno;
+    length = format_identity_map(map, (unsigned)getgid());
+    if (asmrun_write_file("/proc/self/gid_map", map, length) != 0) return errno;
+    return 0;
+}
+
+/* "/proc/self/fd/N": a path to what an O_PATH descriptor holds, even once it is covered. */
+static void fd_path(char *out, int fd) {
+    memcpy(out, "/proc/self/fd/", 14);
+    out[14 + format_unsigned(out + 14, (unsigned)fd)] = 0;
+}
+
+/* Binds what `fd` holds onto `target`, creating the target first (a folder or a file, with its
+   parents, in a tmpfs mounted just before; where it exists already, it is bound onto itself). */
+static int bind_fd(int fd, const char *target) {
+    struct stat info;
+    if (fstat(fd, &info) != 0) return errno;
+    int directory = S_ISDIR(info.st_mode);
+    char path[4096];
+    size_t length = strlen(target);
+    if (length >= sizeof path) return ENAMETOOLONG;
+    memcpy(path, target, length + 1);
+    for (size_t index = 1; index < length; index++) {
+        if (path[index] != '/') continue;
+        path[index] = 0;
+        if (mkdir(path, 0755) != 0 && errno != EEXIST) return errno;
+        path[index] = '/';
+    }
+    struct stat existing;
+    if (lstat(path, &existing) != 0) {
+        if (directory && mkdir(path, 0755) != 0) return errno;
+        int file = directory ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (!directory && file < 0) return errno;
+        if (file >= 0) close(file);
+    }
+    char source[40];
+    fd_path(source, fd);
+    return mount(source, target, NULL, MS_BIND | (directory ? MS_REC : 0), NULL) == 0 ? 0 : errno;
+}
+
+static int cover(const char *path) {
+    struct stat info;
+    if (lstat(path, &info) != 0 || !S_ISDIR(info.st_mode)) return 0; /* /var/run is often a link to /run */
+    return mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "mode=755,size=64k") == 0 ? 0 : errno;
+}
+
+static const char *const devices[] = {"null", "zero", "full", "random", "urandom", "tty"};
+enum { DEVICE_COUNT = sizeof devices / sizeof devices[0] };
+
+/* A minimal /dev: the harmless devices bound from the host's, the usual links, an empty shm. */
+static int make_dev(const int *device_fds) {
+    int code = cover("/dev");
+    if (code != 0) return code;
+    char target[32] = "/dev/";
+    for (int index = 0; index < DEVICE_COUNT; index++) {
+        if (device_fds[index] < 0) continue;
+        strcpy(target + 5, devices[index]);
+        if ((code = bind_fd(device_fds[index], target)) != 0) return code;
+    }
+    if (symlink("/proc/self/fd", "/dev/fd") != 0 || symlink("/proc/self/fd/0", "/dev/stdin") != 0 ||
+        symlink("/proc/self/fd/1", "/dev/stdout") != 0 || symlink("/proc/self/fd/2", "/dev/stderr") != 0 ||
+        mkdir("/dev/shm", 01777) != 0) {
+        return errno;
+    }
+    return 0;
+}
+
+/* The view cases get (see asmrun_view). Runs in the namespace helper after unshare(CLONE_NEWNS). */
+static int make_view(const asmrun_view *view) {
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return errno;
+    int visible_count = view->visible_count < MAX_VISIBLE ? view->visible_count : MAX_VISIBLE;
+    int kept[MAX_VISIBLE + 1];
+    const char *kept_paths[MAX_VISIBLE + 1];
+    int count = 0;
+    kept_paths[count++] = view->scratch;
+    for (int index = 0; index < visible_count; index++) kept_paths[count++] = view->visible[index];
+    for (int index = 0; index < count; index++) kept[index] = open(kept_paths[index], O_PATH | O_CLOEXEC);
+    if (kept[0] < 0) return errno;
+    int device_fds[DEVICE_COUNT];
+    char source[32] = "/dev/";
+    for (int index = 0; index < DEVICE_COUNT; index++) {
+        strcpy(source + 5, devices[index]);
+        device_fds[index] = open(source, O_PATH | O_CLOEXEC);
+    }
+    int code = 0;
+    const char *const covered[] = {"/tmp", "/run", "/var/run"};
+    for (int index = 0; index < 3 && code == 0; index++) code = cover(covered[index]);
+    if (code == 0) code = make_dev(device_fds);
+    for (int index = 0; index < count && code == 0; index++) {
+        if (kept[index] >= 0) code = bind_fd(kept[index], kept_paths[index]);
+    }
+    if (code == 0) code = asmrun_set_read_only("/", 1, 1);
+    if (code == 0 && view->scratch_writable) code = asmrun_set_read_only(view->scratch, 0, 1);
+    return code;
+}
+
+/* Runs in a forked child of a multithreaded process: only async-signal-safe calls. Reports, then
+   waits to be killed; dies with its parent if that comes first.
+   result[0]: user namespace (only when asked), result[1]: network, result[2]: mounts. */
+__attribute__((noreturn)) static void namespace_helper(const asmrun_view *view, int with_user_ns, int report,
+                                                       pid_t parent) {
+    int result[3] = {0, 0, 0};
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(1);
+    if (with_user_ns) {
+        result[0] = unshare(CLONE_NEWUSER) != 0 ? errno : map_user_to_itself();
+        if (result[0] != 0) {
+            result[1] = result[2] = result[0];
+            goto done;
+        }
+    }
+    if (unshare(CLONE_NEWNET) != 0) result[1] = errno;
+    result[2] = unshare(CLONE_NEWNS) != 0 ? errno : make_view(view);
+done:
+    if (write(report, result, sizeof result) != (ssize_t)sizeof result) _exit(1);
+    close(report);
+    for (;;) pause();
+}
+
+static int open_namespace(pid_t helper, const char *kind) {
+    char path[64] = "/proc/";
+    size_t length = 6 + format_unsigned(path + 6, (unsigned)helper);
+    memcpy(path + length, "/ns/", 4);
+    length += 4;
+    size_t kind_length = strlen(kind);
+    if (length + kind_length >= sizeof path) return -1;
+    memcpy(path + length, kind, kind_length + 1);
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+int asmrun_make_namespaces(const asmrun_view *view, int with_user_ns, int *user_fd, int *net_fd, int *mnt_fd,
+                           const char **step) {
+    *user_fd = *net_fd = *mnt_fd = -1;
+    *step = "pipe";
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) return errno;
+    *step = "fork";
+    pid_t parent = getpid();
+    pid_t helper = fork();
+    if (helper < 0) {
+        int saved = errno;
+        close(fds[0]);
+        close(fds[1]);
+        return saved;
+    }
+    if (helper == 0) {
+        close(fds[0]);
+        namespace_helper(view, with_user_ns, fds[1], parent);
+    }
+    close(fds[1]);
+    int result[3] = {ECHILD, ECHILD, ECHILD};
+    ssize_t got;
+    do { got = read(fds[0], result, sizeof result); } while (got < 0 && errno == EINTR);
+    close(fds[0]);
+    int complete = got == (ssize_t)sizeof result;
+    if (complete && with_user_ns && result[0] == 0) *user_fd = open_namespace(helper, "user");
+    if (complete && result[1] == 0) *net_fd = open_namespace(helper, "net");
+    if (complete && result[2] == 0) *mnt_fd = open_namespace(helper, "mnt");
+    kill(helper, SIGKILL);
+    int status;
+    while (waitpid(helper, &status, 0) < 0 && errno == EINTR) {}
+    if (!complete) { *step = "namespace helper"; return ECHILD; }
+    if (with_user_ns && result[0] != 0) { *step = "unprivileged user namespace"; return result[0]; }
+    if (result[1] != 0) { *step = "network namespace"; return result[1]; }
+    if (result[2] != 0) { *step = "read-only mount namespace"; return result[2]; }
+    *step = "";
+    return 0;
+}

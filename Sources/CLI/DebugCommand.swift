@@ -1,0 +1,38 @@
+import Run
+import Sandbox
+import Source
+import Support
+
+/// `asmrun debug FILE.asm [options] [--batch] [-- ARGS]`: build as `asmrun FILE.asm` would, then
+/// open gdb on the program stopped where it starts.
+struct DebugCommand {
+    let options: RunOptions
+    let context: Context
+
+    static func main(_ arguments: [String], context: Context) -> Int32 {
+        if AsmRun.wantsHelp(arguments) {
+            context.console.write(Usage.main)
+            return ExitCode.success
+        }
+        do {
+            let options = try RunOptions(parsing: arguments, debugging: true)
+            return try DebugCommand(options: options, context: context).execute()
+        } catch {
+            return Diagnostics.fail(error, in: .run, console: context.console)
+        }
+    }
+
+    func execute() throws -> Int32 {
+        let session = try DebugSession(launcher: context.launcher, toolchain: context.toolchain)
+        guard let prepared = try RunCommand(options: options, context: context).prepare() else { return ExitCode.interrupted }
+        defer { prepared.close() }
+        let folder = try TemporaryDirectory(prefix: "debug", environment: context.environment)
+        defer { folder.remove() }
+        let program = CrashProbe.Program(
+            executable: prepared.artifact.executable, format: prepared.artifact.format, sources: prepared.program.filesAndIncludes,
+            warnings: prepared.artifact.remarks)
+        let run = CrashProbe.Run(
+            program: program, argv0: prepared.program.argv0, arguments: options.programArguments, environment: nil, runner: prepared.runner)
+        return try session.start(run, batch: options.batch, folder: folder.path)
+    }
+}

@@ -1,0 +1,16 @@
+/// What holds one case beyond the run's namespaces (see `Containment`).
+package struct Confinement: Sendable, Equatable {
+    /// New PID, IPC, UTS and mount namespaces per case, with an init as PID 1; the case's
+    /// working directory is the one folder it may write to.
+    package var caseNamespaces = false
+    /// No capabilities (bounding set included) and no_new_privs.
+    package var dropCapabilities = false
+    /// The system call filter installed just before exec.
+    package var seccomp: SeccompFilter?
+
+    package init(caseNamespaces: Bool = false, dropCapabilities: Bool = false, seccomp: SeccompFilter? = nil) {
+        self.caseNamespaces = caseNamespaces
+        self.dropCapabilities = dropCapabilities
+        self.seccomp = seccomp
+    }
+}

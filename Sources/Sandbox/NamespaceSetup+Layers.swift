@@ -1,0 +1,56 @@
+extension NamespaceSetup {
+    /// The pid, ipc, uts, net, mount, caps and seccomp layers of what was chosen.
+    static func describe(
+        _ namespaces: Namespaces?, _ confinement: Confinement, _ filter: SeccompFilter?, privateProc: Bool, root: Bool,
+        problems: [String]
+    ) -> [ContainmentLayer] {
+        let why = problems.isEmpty ? "" : ": " + problems.joined(separator: "; ")
+        let how = root ? "" : ", inside an unprivileged user namespace"
+        var layers: [ContainmentLayer] = []
+        if confinement.caseNamespaces {
+            let proc = privateProc ? "" : "; /proc still lists the host's processes (this host refused a new procfs)"
+            layers += [
+                .on("pid", "a PID namespace per case\(how): it sees and signals only its own processes, all ended with it\(proc)"),
+                .on("ipc", "an IPC namespace per case: SysV objects and POSIX message queues of its own"),
+                .on("uts", "a UTS namespace per case, host name `asmrun`"),
+            ]
+        } else {
+            let reason = "no namespaces per case\(why)"
+            layers += [.off("pid", reason), .off("ipc", reason), .off("uts", reason)]
+        }
+        if let namespaces, namespaces.networkNamespace >= 0 {
+            layers.append(.on("net", "a network namespace without interfaces\(how); abstract Unix sockets are the run's own"))
+        } else {
+            layers.append(.off("net", "cases have the host's network\(why)"))
+        }
+        if confinement.caseNamespaces {
+            layers.append(
+                .on(
+                    "mount",
+                    "only the case's folder is writable; fresh read-only tmpfs over /tmp, /run, /var/run and /dev/shm, "
+                        + "a minimal /dev, the rest of the file system read-only"))
+        } else if let namespaces, namespaces.mountNamespace >= 0 {
+            layers.append(
+                .on(
+                    "mount",
+                    "read-only file system except the run's case folders (neighbours' included)\(how); fresh tmpfs over /tmp, /run, /dev/shm"
+                ))
+        } else {
+            layers.append(.off("mount", "cases write wherever the user may\(why)"))
+        }
+        layers.append(
+            confinement.dropCapabilities
+                ? .on("caps", "no capabilities (bounding set included), no_new_privs")
+                : .off("caps", "cases keep asmrun's capabilities\(why)"))
+        if let seccomp = confinement.seccomp {
+            layers.append(
+                .on(
+                    "seccomp",
+                    "\(seccomp.program.count / 8) BPF instructions refusing mount, setns, unshare, ptrace attaching, kexec, bpf, "
+                        + "keyrings, modules, reboot, io_uring and more"))
+        } else {
+            layers.append(.off("seccomp", filter == nil ? "no filter\(why)" : "the kernel refused the filter\(why)"))
+        }
+        return layers
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import Sandbox
+
+/// The attacks of `Tests/Hostile/attack_*.asm`, each aimed at something outside its case (a
+/// folder outside every case, a listening Unix socket in /tmp, a SysV message queue and a process
+/// of the same user, asmrun itself, a neighbour case), run as root and as `nobody`, natively and
+/// under qemu. Whether the kernel allows the namespaces is asked of unshare(1), never of asmrun.
+/// Serialized: both users' runs aim at the one message queue key the attack knows.
+@Suite(
+    .serialized, .tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+struct SandboxTests {
+    /// program: the contained output of each case (`args` with the fixtures filled in).
+    static let attacks: [(program: String, cases: [(name: String, args: String, stdout: String)])] = [
+        ("attack_remount", [("default", "{outside}/remount", "remount: refused\noutside: blocked\n")]),
+        ("attack_setns", [("default", "{outside}/setns", "setns mnt: refused\nsetns net: refused\noutside: blocked\n")]),
+        ("attack_cgroup", [("default", "", "cgroup: refused\n")]),
+        ("attack_daemon", [("default", "", "")]),
+        ("attack_ptrace", [("default", "", "ptrace: refused\n")]),
+        ("attack_msgqueue", [("default", "", "queue: untouched\n")]),
+        ("attack_forks", [("default", "", "forks: limited\n")]),
+        ("attack_socket", [("default", "{socket}", "socket: unreachable\n")]),
+        ("attack_kill_parent", [("default", "", "")]),
+        ("attack_kill_other", [("default", "{victim}", "kill: refused\n")]),
+        // After attack_remount in the same run, at -j1: an innocent case inherits no remount.
+        ("writes_files", [("default", "{outside}/innocent", "cwd: ok\noutside: blocked\n")]),
+    ]
+    static let neighbours = [("attacker", "attacker", "attacker: blocked\n"), ("victim", "victim", "victim: intact\n")]
+    static let queueKey: key_t = 0x4153_4D52
+
+    @Test(.enabled(if: Fixture.rootMayIsolate, "needs root on a kernel that lets root unshare every namespace (unshare(1) says)"))
+    func everyAttackIsContainedAsRoot() throws {
+        try expectContained(uid: 0)
+    }
+
+    @Test(.enabled(if: nobodyMayIsolate, "needs root, setpriv, and a kernel that gives nobody user, PID and mount namespaces"))
+    func everyAttackIsContainedAsNobody() throws {
+        try expectContained(uid: 65534)
+    }
+
+    /// Runs the attacks as `uid`: the rest at -j1, then the two neighbours side by side (-j2),
+    /// one runner at a time so that the two cases running together are the pair.
+    private func expectContained(uid: uid_t) throws {
+        let fixtures = try AttackFixtures(uid: uid)
+        defer { fixtures.close() }
+        let runners = HostileTests.runnersForTests
+        let neighbours = runners.split(separator: ",").map { ([("attack_neighbour", Self.neighbours)], "2", String($0)) }
+        for (programs, jobs, runner) in [(Self.attacks, "1", runners)] + neighbours {
+            let run = try fixtures.run(programs, jobs: jobs, runners: runner)
+            #expect(run.status == .exited(0), "asmrun itself: \(run.output)")
+            let results = run.json["results"] as? [[String: Any]] ?? []
+            #expect(results.count == programs.reduce(0) { $0 + $1.1.count } * runner.split(separator: ",").count)
+            for result in results {
+                #expect(result["status"] as? String == "pass", "\(result["program"] ?? "?") \(result["runner"] ?? "?"): \(run.output)")
+            }
+            #expect(run.leftovers.isEmpty, "left running: \(run.leftovers)")
+            #expect(run.scratchLeft.isEmpty, "left in TMPDIR: \(run.scratchLeft)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixtures.outside).isEmpty, "written outside the case")
+        #expect(kill(fixtures.victim.processIdentifier, 0) == 0, "the victim process of the same user still runs")
+        #expect(msgget(Self.queueKey, 0) >= 0, "the host's message queue still exists")
+        let cores = (try? FileManager.default.contentsOfDirectory(atPath: HostileTests.hostile))?.filter { $0.contains("core") } ?? []
+        #expect(cores.isEmpty, "core files: \(cores)")
+    }
+
+    /// `unshare` as nobody with every namespace a case gets: what the kernel allows, independently of asmrun.
+    static let nobodyMayIsolate: Bool = {
+        guard geteuid() == 0, Fixture.locator.find("setpriv") != nil else { return false }
+        let probe = try? PosixLauncher(path: "/usr/bin:/bin").run(
+            Command(
+                "setpriv",
+                [
+                    "--reuid=65534", "--regid=65534", "--clear-groups", "unshare", "--user", "--pid", "--fork", "--mount", "--ipc", "--uts",
+                    "--net", "true",
+                ]),
+            options: LaunchOptions())
+        return probe?.termination == .exited(0)
+    }()
+}

@@ -1,0 +1,139 @@
+; Two cases of one program run side by side (-j2). `victim` marks its folder and waits up to
+; 2 s for a file to appear in it; `attacker` looks for the marked folder beside its own and
+; creates a file in it. Contained: "attacker: blocked", "victim: intact".
+%include "attack.inc"
+section .data
+marker:  db "victim-here", 0
+intruder: db "intruder", 0
+parent:  db "..", 0
+updir:   db "../", 0
+slash_marker: db "/victim-here", 0
+slash_intruder: db "/intruder", 0
+text written, "attacker: written"
+text blocked, "attacker: blocked"
+text alone, "attacker: no neighbour"
+text intruded, "victim: intruded"
+text intact, "victim: intact"
+section .bss
+entries: resb 4096
+path:    resb 512
+section .text
+global _start
+_start:
+        mov     rbx, rsp
+        argv_or_exit 1
+        cmp     byte [rsi], 'v'
+        je      victim
+attacker:
+        mov     r12d, 400
+.round: call    find_victim
+        test    rax, rax
+        jz      .found
+        call    pause_5ms
+        dec     r12d
+        jnz     .round
+        say     alone
+        exit_with 0
+.found: lea     rsi, [rel slash_intruder]
+        call    append_string
+        mov     eax, SYS_open
+        lea     rdi, [rel path]
+        mov     esi, O_WRONLY_CREAT_TRUNC
+        mov     edx, 0o644
+        syscall
+        test    rax, rax
+        js      .blocked
+        say     written
+        exit_with 0
+.blocked:
+        say     blocked
+        exit_with 0
+
+victim:
+        mov     eax, SYS_open
+        lea     rdi, [rel marker]
+        mov     esi, O_WRONLY_CREAT_TRUNC
+        mov     edx, 0o644
+        syscall
+        mov     r12d, 400
+.wait:  mov     eax, SYS_open
+        lea     rdi, [rel intruder]
+        xor     esi, esi
+        syscall
+        test    rax, rax
+        jns     .intruded
+        call    pause_5ms
+        dec     r12d
+        jnz     .wait
+        say     intact
+        exit_with 0
+.intruded:
+        say     intruded
+        exit_with 0
+
+; Looks through ".." for a folder other than its own holding "victim-here"; rax = 0 and path =
+; "../NAME" (rdi at its end) when found, else rax = 1.
+find_victim:
+        mov     eax, SYS_open
+        lea     rdi, [rel parent]
+        mov     esi, 0x10000            ; O_DIRECTORY
+        syscall
+        test    rax, rax
+        js      .none
+        mov     r13, rax
+.batch: mov     eax, SYS_getdents64
+        mov     rdi, r13
+        lea     rsi, [rel entries]
+        mov     edx, 4096
+        syscall
+        test    rax, rax
+        jle     .close
+        lea     r14, [rel entries]
+        lea     r15, [r14 + rax]
+.entry: cmp     r14, r15
+        jae     .batch
+        cmp     byte [r14 + 19], '.'
+        je      .skip
+        lea     rdi, [rel path]
+        lea     rsi, [rel updir]
+        call    append_string
+        lea     rsi, [r14 + 19]
+        call    append_string
+        push    rdi
+        lea     rsi, [rel slash_marker]
+        call    append_string
+        mov     eax, SYS_open
+        lea     rdi, [rel path]
+        xor     esi, esi
+        syscall
+        pop     rdi
+        test    rax, rax
+        jns     .found
+.skip:  movzx   eax, word [r14 + 16]
+        add     r14, rax
+        jmp     .entry
+.found: push    rdi
+        mov     edi, eax
+        mov     eax, SYS_close
+        syscall
+        mov     edi, r13d
+        mov     eax, SYS_close
+        syscall
+        pop     rdi
+        xor     eax, eax
+        ret
+.close: mov     edi, r13d
+        mov     eax, SYS_close
+        syscall
+.none:  mov     eax, 1
+        ret
+
+pause_5ms:
+        push    5000000
+        push    0
+        mov     eax, SYS_nanosleep
+        mov     rdi, rsp
+        xor     esi, esi
+        syscall
+        add     rsp, 16
+        ret

@@ -1,0 +1,75 @@
+; Enters the mount and network namespaces of its parent through /proc/PPID/ns/* (asmrun's own,
+; without a PID namespace of the case), then creates the file argv[1] outside its folder.
+; Contained: "setns mnt: refused", "setns net: refused", "outside: blocked".
+%include "attack.inc"
+section .data
+proc:   db "/proc/", 0
+ns_mnt: db "/ns/mnt", 0
+ns_net: db "/ns/net", 0
+text mnt_in, "setns mnt: entered"
+text mnt_no, "setns mnt: refused"
+text net_in, "setns net: entered"
+text net_no, "setns net: refused"
+text written, "outside: written"
+text blocked, "outside: blocked"
+section .bss
+path:   resb 64
+section .text
+global _start
+_start:
+        mov     rbx, rsp
+        lea     rsi, [rel ns_mnt]
+        call    enter_parent_ns
+        test    rax, rax
+        jnz     .mnt_refused
+        say     mnt_in
+        jmp     .net
+.mnt_refused:
+        say     mnt_no
+.net:   lea     rsi, [rel ns_net]
+        call    enter_parent_ns
+        test    rax, rax
+        jnz     .net_refused
+        say     net_in
+        jmp     .outside
+.net_refused:
+        say     net_no
+.outside:
+        argv_or_exit 1
+        mov     rdi, rsi
+        mov     eax, SYS_open
+        mov     esi, O_WRONLY_CREAT_TRUNC
+        mov     edx, 0o644
+        syscall
+        test    rax, rax
+        js      .blocked
+        say     written
+        exit_with 0
+.blocked:
+        say     blocked
+        exit_with 0
+
+; setns into /proc/PPID<rsi>; rax = 0 on success.
+enter_parent_ns:
+        push    rsi
+        lea     rdi, [rel path]
+        lea     rsi, [rel proc]
+        call    append_string
+        mov     eax, SYS_getppid
+        syscall
+        call    append_decimal
+        pop     rsi
+        call    append_string
+        mov     eax, SYS_open
+        lea     rdi, [rel path]
+        xor     esi, esi
+        syscall
+        test    rax, rax
+        js      .fail
+        mov     edi, eax
+        mov     eax, SYS_setns
+        xor     esi, esi
+        syscall
+        ret
+.fail:  mov     eax, 1
+        ret
