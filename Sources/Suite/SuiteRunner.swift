@@ -122,7 +122,9 @@ package final class SuiteRunner: Sendable {
         let test = programs[index]
         guard !isCancelled else { return }
         guard let program = test.program, test.problem == nil else {
-            failAll(index, RunnerResult(runner: "", status: .error, message: test.problem ?? "cannot be loaded"))
+            var result = RunnerResult(runner: "", status: .error, message: test.problem ?? "cannot be loaded")
+            result.location = test.problemLocation
+            failAll(index, result)
             return
         }
         let start = monotonicSeconds()
@@ -140,7 +142,9 @@ package final class SuiteRunner: Sendable {
             failAll(index, result)
             return
         } catch {
-            failAll(index, RunnerResult(runner: "", status: .error, message: "\(error)"))
+            var result = RunnerResult(runner: "", status: .error, message: "\(error)")
+            result.location = FileLocation(test.path, line: 1)
+            failAll(index, result)
             return
         }
         let buildDuration = built.seconds
@@ -186,10 +190,12 @@ package final class SuiteRunner: Sendable {
 
     private func failAll(_ index: Int, _ template: RunnerResult) {
         for slot in slotRanges[index] {
+            let testCase = state.withLock { $0.slots[slot].testCase }
             for (runnerIndex, runner) in (runners[programs[index].format] ?? []).enumerated() {
                 var result = template
                 result.runner = runner.name
-                if result.location == nil { result.location = FileLocation(programs[index].path, line: 1) }
+                // A program that could not be read (or that a submission lacks): the case's line.
+                if result.location == nil { result.location = programs[index].location(of: testCase, stream: nil, runner: runner.name) }
                 complete(slot, runnerIndex, result)
             }
         }

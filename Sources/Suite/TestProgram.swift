@@ -18,6 +18,8 @@ package struct TestProgram: Sendable {
     package var expectations = ExpectationFile()
     /// Why the program cannot run, one line naming the file.
     package var problem: String?
+    /// The file and line the problem is at (a malformed `.expect` line), for annotations.
+    package var problemLocation: FileLocation?
     /// The path given on the command line that it was found under: scores are per root.
     package var root: String
 
@@ -65,6 +67,7 @@ package struct TestProgram: Sendable {
             if let file = try ExpectationFile.load(expectationPath) { expectations = file }
         } catch {
             problem = "\(error)"
+            problemLocation = (error as? any AsmRunError)?.location
         }
     }
 

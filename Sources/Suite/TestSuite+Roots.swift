@@ -39,14 +39,17 @@ extension TestSuite {
         let relative = isFolder ? parts.dropLast().joined(separator: "/") : key + ".asm"
         let path = root.hasSuffix("/") ? root + relative : root + "/" + relative
         var file = ExpectationFile()
-        var problem: String?
+        var problem: (text: String, location: FileLocation?)?
         do {
             file = try ExpectationFile.load(expectationPath) ?? file
         } catch {
-            problem = "\(error)"
+            problem = ("\(error)", (error as? any AsmRunError)?.location)
         }
         var program = TestProgram(missing: path, root: root, expectations: file, expectationPath: expectationPath)
-        if let problem { program.problem = problem }
+        if let problem {
+            program.problem = problem.text
+            program.problemLocation = problem.location
+        }
         return program
     }
 

@@ -117,13 +117,19 @@ struct CITests {
         // The C compiler warns on line 1 (file:line:column: warning:) before the error on line 4.
         try Fixture.write("#warning \"first\"\nint main(void) {\n  int x = 1\n  return x;\n}\n", to: directory + "/asm/cmain/driver.c")
         try Fixture.write("global f\nf:\n    ret\n", to: directory + "/asm/cmain/f.asm")
+        try Fixture.write(Self.exiting(0), to: directory + "/asm/bad.asm")
+        try Fixture.write("[case default]\nstatus: exited 0\n", to: directory + "/asm/bad.expect")
         let summary = directory + "/summary.md"
         try Fixture.write("earlier step\n", to: summary)
         let environment = ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary]
         let result = try Fixture.asmrun(["test", "asm", "--runner", "qemu"], in: directory, environment: environment)
         #expect(result.status == .exited(1))
         let annotations = result.stdout.split(separator: "\n").filter { $0.hasPrefix("::error ") }.map(String.init)
-        #expect(annotations.count == 5, "\(result.stdout)")
+        #expect(annotations.count == 6, "\(result.stdout)")
+        #expect(
+            annotations.contains {
+                $0.hasPrefix("::error file=asm/bad.expect,line=2,title=asm/bad.asm%3Adefault [qemu]::asm/bad.expect:2: status must be")
+            })
         #expect(
             annotations.contains(
                 "::error file=asm/broken.asm,line=5,title=asm/broken.asm%3Adefault [qemu]::assembly failed%0Aasm/broken.asm:3: warning: label alone on a line without a colon might be in error [-w+label-orphan]%0Aasm/broken.asm:5: error: parser: instruction expected"
@@ -146,7 +152,7 @@ struct CITests {
                 "::error file=asm/three.expect,line=3,title=asm/three.asm%3Adefault [qemu]::status differs%0Astatus:%0Aexpected exit 4, got exit 3"
             ))
         let markdown = try String(contentsOfFile: summary, encoding: .utf8)
-        #expect(markdown.hasPrefix("earlier step\n### asmrun test: 1 passed, 5 failed\n"), "appended: \(markdown)")
+        #expect(markdown.hasPrefix("earlier step\n### asmrun test: 1 passed, 6 failed\n"), "appended: \(markdown)")
         #expect(markdown.contains("| fail | asm/hello.asm:wrong | qemu | stdout differs |\n"))
         #expect(
             markdown.contains("<details><summary>asm/hello.asm:wrong [qemu]</summary>\n\n```diff\nstdout differs\nstdout:\n--- expected\n"))

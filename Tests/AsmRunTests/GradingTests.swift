@@ -51,6 +51,11 @@ struct GradingTests {
 
                 """), "\(result.stdout)")
         #expect(result.stdout.contains("ERROR subs/dave/hello.asm:default [\(Self.runner)]: missing: subs/dave has no such program"))
+        let annotated = try Fixture.asmrun(
+            ["test", "subs/dave", "--reference", "ref", "--runner", Self.runner], in: root, environment: ["GITHUB_ACTIONS": "true"])
+        #expect(
+            annotated.stdout.contains("::error file=ref/count.expect,line=4,title=subs/dave/count.asm%3Atwo"),
+            "a missing program is annotated at the reference's case: \(annotated.stdout)")
         #expect(result.stdout.contains("PASS  subs/carol/Count.ASM:two"), "a name in another case finds its expectations")
         #expect(result.stdout.hasSuffix("6 passed, 6 failed\n"))
         let report = try Fixture.json(root + "/report.json")
