@@ -120,10 +120,13 @@ dist: build
 	tar -C .build/dist --owner=0 --group=0 -czf asmrun-$(VERSION)-$(ARCH).tar.gz asmrun-$(VERSION)
 	@echo "built asmrun-$(VERSION)-$(ARCH).tar.gz"
 
-# Benchmarks asmrun against a shell loop, make, lit and turnt; writes BENCHMARKS.md.
+# Benchmarks asmrun against a posix_spawn floor (cc builds it), a shell loop, make, lit, turnt
+# and xargs -P, in interleaved rounds; writes BENCHMARKS.md (about 5 minutes on 2 cores).
+# BENCH_FLAGS=--quick for a short run, BENCH_FLAGS='--only output,startup' for some sections.
+BENCH_FLAGS ?=
 bench: deps build
 	@python3 -c "import lit, turnt" 2>/dev/null || python3 -m pip install --quiet lit turnt
-	python3 Tests/Benchmarks/bench.py $(BIN) --out BENCHMARKS.md
+	python3 Tests/Benchmarks/bench.py $(BIN) --out BENCHMARKS.md $(BENCH_FLAGS)
 
 # The hostile battery: every program contained, nothing left behind, asmrun under 64 MiB.
 stress: deps build

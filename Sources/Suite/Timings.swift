@@ -16,21 +16,56 @@ struct Timings: Sendable {
     static let maxEntries = 20_000
 
     /// Loads `timings` from the cache folder; missing or unreadable means no history. Lines are
-    /// `SECONDS\tLAST-SEEN\tPATH` (an older `SECONDS\tPATH` counts as seen now).
+    /// `SECONDS\tLAST-SEEN\tPATH` (an older `SECONDS\tPATH` counts as seen now). Read on bytes:
+    /// the file may hold `maxEntries` lines, and every run reads it.
     init(cacheRoot: String?, now: Int = Int(time(nil))) {
         path = cacheRoot.map { $0 + "/timings" }
         guard let path, let data = try? Files.read(path) else { return }
+        let tab = UInt8(ascii: "\t")
         for line in data.split(separator: UInt8(ascii: "\n")) {
-            let parts = line.split(separator: UInt8(ascii: "\t"), maxSplits: 2).map { String(decoding: $0, as: UTF8.self) }
-            guard parts.count >= 2, let value = Double(parts[0]), value.isFinite, value >= 0 else { continue }
-            if parts.count == 3, let last = Int(parts[1]) {
-                seconds[parts[2]] = value
-                seen[parts[2]] = last
-            } else {
-                seconds[parts[1]] = value
-                seen[parts[1]] = now
+            guard let first = line.firstIndex(of: tab), let value = Self.decimal(line[..<first]) else { continue }
+            let rest = line[(first + 1)...]
+            var name = rest
+            var last = now
+            if let second = rest.firstIndex(of: tab), let stamp = Self.integer(rest[..<second]) {
+                name = rest[(second + 1)...]
+                last = stamp
             }
+            guard !name.isEmpty else { continue }
+            let key = String(decoding: name, as: UTF8.self)
+            seconds[key] = value
+            seen[key] = last
         }
+    }
+
+    /// `12.3456` → 12.3456; `nil` for anything but digits with at most one point.
+    static func decimal(_ bytes: ArraySlice<UInt8>) -> Double? {
+        guard let point = bytes.firstIndex(of: UInt8(ascii: ".")) else { return integer(bytes).map(Double.init) }
+        let fraction = bytes[(point + 1)...]
+        guard let whole = integer(bytes[..<point]), fraction.count <= 9, let part = fraction.isEmpty ? 0 : integer(fraction) else {
+            return nil
+        }
+        var scale = 1.0
+        for _ in 0..<fraction.count { scale *= 10 }
+        return Double(whole) + Double(part) / scale
+    }
+
+    /// Decimal digits only, at most 18 of them.
+    static func integer(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    /// Seconds with four decimals (`0.0123`), without going through printf.
+    static func format(_ value: Double) -> String {
+        let tenths = Int((min(max(value, 0), 1e9) * 10_000).rounded())
+        let fraction = String(tenths % 10_000)
+        return String(tenths / 10_000) + "." + String(repeating: "0", count: 4 - fraction.count) + fraction
     }
 
     /// Indices of `programs`, slowest known first; programs without history keep their order
@@ -66,9 +101,18 @@ struct Timings: Sendable {
             }
         }
         guard let path else { return }
-        let text = seconds.sorted { $0.key < $1.key }.map { entry in
-            String(format: "%.4f", entry.value) + "\t\(seen[entry.key] ?? now)\t" + entry.key
+        // In the dictionary's order: nothing reads the file but this type, and sorting thousands
+        // of paths on every run would cost more than the rest of the save.
+        var text: [UInt8] = []
+        text.reserveCapacity(seconds.count * 64)
+        for (key, value) in seconds {
+            text += Self.format(value).utf8
+            text.append(UInt8(ascii: "\t"))
+            text += String(seen[key] ?? now).utf8
+            text.append(UInt8(ascii: "\t"))
+            text += key.utf8
+            text.append(UInt8(ascii: "\n"))
         }
-        try? AtomicFile.write(Array((text.joined(separator: "\n") + "\n").utf8), to: path)
+        try? AtomicFile.write(text, to: path)
     }
 }

@@ -46,7 +46,7 @@ package struct SHA256: Sendable {
         var offset = 0
         if !pending.isEmpty {
             let taken = min(64 - pending.count, buffer.count)
-            pending += buffer[0..<taken]
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<taken]))
             offset = taken
             guard pending.count == 64 else { return }
             pending.withUnsafeBytes { compress($0.baseAddress!) }
@@ -56,7 +56,10 @@ package struct SHA256: Sendable {
             compress(buffer.baseAddress! + offset)
             offset += 64
         }
-        if offset < buffer.count { pending += buffer[offset...] }
+        if offset < buffer.count {
+            if pending.capacity < 64 { pending.reserveCapacity(64) }
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+        }
     }
 
     /// The digest as 64 lowercase hex digits.
@@ -69,14 +72,16 @@ package struct SHA256: Sendable {
             for start in stride(from: 0, to: raw.count, by: 64) { compress(raw.baseAddress! + start) }
         }
         pending.removeAll()
-        let hex = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(64)
         let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
-        for word in words {
-            for shift in stride(from: 28, through: 0, by: -4) { text.append(hex[Int((word >> UInt32(shift)) & 0xf)]) }
+        return String(unsafeUninitializedCapacity: 64) { text in
+            let digits: StaticString = "0123456789abcdef"
+            for (index, word) in words.enumerated() {
+                for nibble in 0..<8 {
+                    text[index * 8 + nibble] = digits.utf8Start[Int((word >> UInt32(28 - 4 * nibble)) & 0xf)]
+                }
+            }
+            return 64
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// The hex digest of some bytes.

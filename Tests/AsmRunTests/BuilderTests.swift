@@ -99,6 +99,18 @@ import Testing
         many.save(Dictionary(uniqueKeysWithValues: (0..<(Timings.maxEntries + 50)).map { ("/s/p\($0).asm", 0.1) }), now: 2_000_000)
         #expect(Timings(cacheRoot: root).seconds.count == Timings.maxEntries)
     }
+
+    @Test func durationsRoundTripAndBadLinesAreSkipped() throws {
+        let root = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(root) }
+        #expect(Timings.format(0.00004) == "0.0000" && Timings.format(12.34567) == "12.3457" && Timings.format(3) == "3.0000")
+        #expect(Timings.decimal(Array("0.0123".utf8)[...]) == 0.0123 && Timings.decimal(Array("7".utf8)[...]) == 7)
+        #expect(Timings.decimal(Array("1.2.3".utf8)[...]) == nil && Timings.decimal(Array("-1".utf8)[...]) == nil)
+        let lines = "0.5000\t1000\t/s/a.asm\n2.2500\t/s/old-format.asm\nnan\t5\t/s/bad.asm\n\t\t\n1e400\t1\t/s/huge.asm\n"
+        try Fixture.write(lines, to: root + "/timings")
+        let loaded = Timings(cacheRoot: root, now: 2000)
+        #expect(loaded.seconds == ["/s/a.asm": 0.5, "/s/old-format.asm": 2.25])
+    }
 }
 
 /// Least-recently-used eviction of the build cache.

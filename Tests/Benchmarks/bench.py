@@ -1,344 +1,379 @@
 #!/usr/bin/env python3
-"""asmrun's benchmark: the same generated corpus checked by a shell loop, make -j, lit, turnt
-and asmrun (cold, warm, one source touched, qemu), on this machine in one run.
+"""asmrun's benchmark: one generated corpus checked by a shell loop, make -j, lit, turnt,
+xargs -P, a posix_spawn floor running asmrun's own commands, and asmrun (cold, warm, one source
+touched, qemu); start-up and a single program; large outputs; warm runs without root on a
+crowded host; scaling. Every table is measured in interleaved rounds (rounds.py).
 
-Usage: bench.py ASMRUN [--n 200] [--runs 3] [--scale 2000] [--out BENCHMARKS.md]
-Prints a table and writes the Markdown report. Needs nasm, ld, qemu-x86_64, lit and turnt.
+Usage: bench.py ASMRUN [--n 200] [--rounds 7] [--scale 2000] [--quick] [--only SECTION,...]
+                       [--out BENCHMARKS.md]
+Sections: suite, startup, output, nonroot, scaling. Prints the report; writes it to --out,
+keeping the hand-written part at its end, unless --only chose some sections. Exits non-zero
+with a message when any command's result is wrong. Needs nasm, ld, cc, qemu-x86_64, lit and
+turnt; the non-root section runs asmrun as `nobody` when the bench runs as root.
 """
-import argparse, os, platform, shutil, statistics, subprocess, sys, tempfile, threading, time
+import argparse, itertools, os, pwd, shlex, shutil, subprocess, sys, tempfile, time
+
+import corpus, floor, report
+from rounds import BenchError, Row, interleave, passes, process_count
 
 CORES = os.cpu_count() or 1
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+STALE_TIMINGS = 100_000
+# What the timings file can still hold after such a run (Timings.maxEntries), every run reading
+# and rewriting it.
+BOUNDED_TIMINGS = 20_000
+SLEEPERS = 2_000
 
 
-def program_source(k, reads):
-    body = f"""section .data
-msg:    db "program {k} says hello", 10
-len:    equ $ - msg
-section .bss
-buf:    resb 256
-section .text
-global _start
-_start:
-"""
-    if reads:
-        body += """        xor     eax, eax
-        xor     edi, edi
-        lea     rsi, [rel buf]
-        mov     edx, 256
-        syscall
-        mov     rdx, rax
-        mov     eax, 1
-        mov     edi, 1
-        lea     rsi, [rel buf]
-        syscall
-"""
-    body += f"""        mov     eax, 1
-        mov     edi, 1
-        lea     rsi, [rel msg]
-        mov     edx, len
-        syscall
-        mov     eax, 60
-        mov     edi, {k % 7}
-        syscall
-"""
-    return body
+def scratch_base():
+    """Where asmrun puts its build files (Sources/Support/ScratchLocation.swift), so that the
+    floor's objects and executables land on the same kind of file system."""
+    if os.environ.get("TMPDIR"):
+        return os.environ["TMPDIR"]
+    try:
+        info = os.statvfs("/dev/shm")
+        if os.access("/dev/shm", os.W_OK) and info.f_bavail * info.f_frsize >= 512 << 20:
+            return "/dev/shm"
+    except OSError:
+        pass
+    return "/tmp"
 
 
-def generate(directory, n):
-    """N programs: each prints a line and exits with k % 7; every fourth echoes its stdin first."""
-    os.makedirs(directory)
-    codes = {}
-    for k in range(n):
-        name = f"p{k:04d}"
-        reads = k % 4 == 0
-        stdin = f"input for {k}\n" if reads else ""
-        stdout = stdin + f"program {k} says hello\n"
-        code = k % 7
-        codes[name] = code
-        write(f"{directory}/{name}.asm", f"; RETURN: {code}\n" + program_source(k, reads))
-        write(f"{directory}/{name}.in", stdin)
-        write(f"{directory}/{name}.out", stdout)
-        expect = "[case default]\n"
-        if stdin:
-            expect += "stdin:\n| " + stdin.rstrip("\n") + "\n"
-        expect += "stdout:\n" + "".join(f"| {line}\n" for line in stdout.splitlines()) + f"status: exit {code}\n"
-        write(f"{directory}/{name}.expect", expect)
-        # lit: one RUN line per program, the same steps as the shell loop.
-        write(f"{directory}/lit/{name}.test",
-              f"RUN: nasm -f elf64 %S/../{name}.asm -o %t.o && ld %t.o -o %t && "
-              f"{{ %t < %S/../{name}.in > %t.out; test $? -eq {code}; }} && cmp -s %t.out %S/../{name}.out\n")
-    write(f"{directory}/lit/lit.cfg.py",
-          "import lit.formats\nconfig.name = 'bench'\nconfig.suffixes = ['.test']\n"
-          "try:\n    config.test_format = lit.formats.ShTest(execute_external=True, force_execute_external=True)\n"
-          "except TypeError:  # lit before LLVM 23\n    config.test_format = lit.formats.ShTest(execute_external=True)\n")
-    # turnt: golden {base}.out beside each program, RETURN: in the source.
-    write(f"{directory}/turnt.toml",
-          'command = "nasm -f elf64 {filename} -o {base}.o && ld {base}.o -o {base}.bin && ./{base}.bin < {base}.in"\n')
-    # make -j: one target per program.
-    rules = ["all: " + " ".join(f"{name}.ok" for name in codes), ""]
-    for name, code in codes.items():
-        rules += [f"{name}.ok: {name}.asm",
-                  f"\t@nasm -f elf64 $< -o {name}.o && ld {name}.o -o {name}.bin && "
-                  f"{{ ./{name}.bin < {name}.in > {name}.actual; test $$? -eq {code}; }} && cmp -s {name}.actual {name}.out && touch $@", ""]
-    write(f"{directory}/Makefile", "\n".join(rules))
-    # The loop people write today: a table of expected codes, nasm, ld, run, cmp.
-    table = " ".join(f"[{name}]={code}" for name, code in codes.items())
-    write(f"{directory}/loop.sh", f"""#!/bin/bash
-declare -A expected=({table})
-failed=0
-for f in p*.asm; do
-    b=${{f%.asm}}
-    nasm -f elf64 "$f" -o "$b.o" && ld "$b.o" -o "$b.bin" || {{ failed=1; continue; }}
-    ./"$b.bin" < "$b.in" > "$b.actual"
-    [ $? -eq "${{expected[$b]}}" ] && cmp -s "$b.actual" "$b.out" || {{ echo "FAIL $b"; failed=1; }}
-done
-exit $failed
-""")
-    return codes
+class Bench:
+    """One bench run: the asmrun binary, the floor, its folders and its never used caches."""
+
+    def __init__(self, asmrun, root, scratch, args):
+        self.asmrun, self.root, self.scratch, self.args = asmrun, root, scratch, args
+        self.jobs = str(CORES)
+        self.floor = floor.compile_floor(root)
+        self.counter = itertools.count()
+
+    def fresh_cache(self, *_):
+        """A cache folder never used before. Cold runs get one each; none is deleted before the
+        end, so no run pays for the file system's work on the inodes an earlier one freed."""
+        return os.path.join(self.root, "caches", f"cold-{next(self.counter)}")
+
+    def cache(self, name):
+        return os.path.join(self.root, "caches", name)
+
+    def scratch_folder(self, name):
+        path = os.path.join(self.scratch, name)
+        os.makedirs(path)
+        return path
+
+    def test(self, *arguments):
+        return [self.asmrun, "test", ".", *arguments]
+
+    def fill(self, directory, cache, count):
+        """Runs the corpus in DIRECTORY once with CACHE, untimed, so later runs find it warm."""
+        Row("filling the cache", self.test("--cache-dir", cache), directory, check=passes(count)).run(0, record=False)
 
 
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
+def suite(bench):
+    """The corpus of N programs: peers, floors and asmrun, interleaved in one table."""
+    n, jobs, args = bench.args.n, bench.jobs, bench.args
+    source = os.path.join(bench.root, "corpus")
+    codes = corpus.generate(source, n)
+    # Peers write their objects and outputs beside the sources, and the touched row edits one:
+    # each gets its own copy, made once, and every round overwrites the same files.
+    peers = {name: shutil.copytree(source, os.path.join(bench.root, "peers", name))
+             for name in ("loop", "make", "lit", "turnt", "touched")}
+    programs, folder = floor.suite_commands(bench.asmrun, source, bench.fresh_cache(), codes)
+    plans = {name: os.path.join(bench.root, f"{name}.plan") for name in ("cold", "prebuild", "warm")}
+    floor.write_plan(plans["cold"], programs, folder, bench.scratch_folder("floor-cold"), source, codes)
+    prebuilt = bench.scratch_folder("floor-warm")
+    floor.write_plan(plans["prebuild"], programs, folder, prebuilt, source, codes)
+    floor.write_plan(plans["warm"], programs, folder, prebuilt, source, codes, build=False)
+    Row("prebuilding the warm floor", [bench.floor, "-j", jobs, plans["prebuild"]], source).run(0, record=False)
+    xargs_list = os.path.join(bench.root, "xargs.in")
+    script = floor.xargs_input(xargs_list, programs, folder, bench.scratch_folder("xargs"), codes)
+    warm = bench.cache("warm")
+    bench.fill(source, warm, n)
+    bench.fill(peers["touched"], bench.cache("touched"), n)
+    stale = StaleTimings(bench, STALE_TIMINGS, bench.fresh_cache, "-j", jobs)
+    warm_stale = StaleTimings(bench, BOUNDED_TIMINGS, lambda index: bench.cache("warm-stale"), "-j", jobs)
+    bench.fill(source, bench.cache("warm-stale"), n)
+
+    def touch(index):
+        with open(os.path.join(peers["touched"], f"p{(index * 37) % n:04d}.asm"), "a") as f:
+            f.write(f"; touched {time.time()}\n")
+
+    def cold(*extra):
+        return lambda index: bench.test(*extra, "--cache-dir", bench.fresh_cache())
+
+    def floor_run(workers, plan):
+        return [bench.floor, "-j", workers, plans[plan]]
+
+    check = passes(n)
+    xargs = ["xargs", f"-P{CORES}", "-n4", "sh", "-c", script, "sh"]
+    turnt = ["turnt", "-j", *sorted(f"{name}.asm" for name in codes)]
+    touched = bench.test("-j", jobs, "--cache-dir", bench.cache("touched"))
+    rows = [
+        Row("1. shell loop (nasm, ld, run, cmp; sequential)", ["bash", "loop.sh"], peers["loop"]),
+        Row(f"2. make -j{CORES}", ["make", "-s", "-B", f"-j{CORES}"], peers["make"]),
+        Row(f"3. lit -j{CORES}", ["lit", "-q", f"-j{CORES}", "lit"], peers["lit"]),
+        Row("4. turnt -j", turnt, peers["turnt"]),
+        Row(f"5. xargs -P{CORES} sh -c 'nasm … && ld … && run && cmp'", xargs, source, stdin=xargs_list),
+        Row(f"6. floor: posix_spawn of asmrun's commands, -j{CORES}", floor_run(jobs, "cold"), source),
+        Row("6b. floor: posix_spawn of asmrun's commands, -j1", floor_run("1", "cold"), source),
+        Row(f"6c. warm floor: prebuilt executables, -j{CORES}", floor_run(jobs, "warm"), source),
+        Row("6d. warm floor: prebuilt executables, -j1", floor_run("1", "warm"), source),
+        Row(f"7. asmrun test -j{CORES}, cold cache", cold("-j", jobs), source, check=check, rss=True),
+        Row("7b. asmrun test -j1, cold cache", cold("-j", "1"), source, check=check, rss=True),
+        Row("7c. asmrun test -j1 --no-cache", bench.test("-j", "1", "--no-cache"), source, check=check),
+        Row(f"7d. asmrun test -j{CORES}, cold cache with {STALE_TIMINGS:,} stale timings", stale.command, source,
+            check=check, finish=stale.finish),
+        Row(f"8. asmrun test -j{CORES}, warm cache", bench.test("-j", jobs, "--cache-dir", warm), source,
+            check=check, rss=True),
+        Row("8b. asmrun test -j1, warm cache", bench.test("-j", "1", "--cache-dir", warm), source, check=check),
+        Row(f"8c. asmrun test -j{CORES}, one source touched", touched, peers["touched"], check=check, prepare=touch),
+        Row(f"8d. asmrun test -j{CORES} --no-isolation, warm cache",
+            bench.test("-j", jobs, "--no-isolation", "--cache-dir", warm), source, check=check),
+        Row(f"8e. asmrun test -j{CORES}, warm cache with {BOUNDED_TIMINGS:,} stale timings", warm_stale.command,
+            source, check=check),
+        Row(f"9. asmrun test -j{CORES} --runner qemu, cold", cold("-j", jobs, "--runner", "qemu"), source,
+            check=check),
+        Row(f"9b. asmrun test -j{CORES} --runner qemu, warm",
+            bench.test("-j", jobs, "--runner", "qemu", "--cache-dir", warm), source, check=check),
+    ]
+    interleave("suite", rows, args.rounds)
+    return {"rows": rows, "n": n, "rounds": args.rounds, "xargs": script, "stale": STALE_TIMINGS,
+            "stale_entries": stale.entries_after, "bounded": BOUNDED_TIMINGS}
 
 
-class PeakRSS:
-    """Samples VmHWM of one process (not its children) until it exits."""
-    def __init__(self, pid):
-        self.pid, self.peak, self.done = pid, 0, False
-        self.thread = threading.Thread(target=self.loop, daemon=True)
-        self.thread.start()
+class StaleTimings:
+    """Runs whose cache holds a timings file of COUNT programs that do not exist, written before
+    each run (Sources/Suite/Timings.swift: `SECONDS\tLAST-SEEN\tPATH`, seen now so only a size
+    bound can drop them), and how many entries the file holds after each run. CACHE names the
+    cache folder for a run: a fresh one for cold runs, the same one for warm runs."""
 
-    def loop(self):
-        while not self.done:
+    def __init__(self, bench, count, cache, *options):
+        self.bench, self.count, self.cache_for, self.options = bench, count, cache, options
+        self.cache, self.entries_after = None, []
+        now = int(time.time())
+        self.text = "".join(f"0.0100\t{now}\t/nonexistent/stale/p{k:06d}.asm\n" for k in range(count))
+
+    def command(self, index):
+        self.cache = self.cache_for(index)
+        os.makedirs(self.cache, exist_ok=True)
+        with open(os.path.join(self.cache, "timings"), "w") as f:
+            f.write(self.text)
+        return self.bench.test(*self.options, "--cache-dir", self.cache)
+
+    def finish(self, index):
+        try:
+            with open(os.path.join(self.cache, "timings")) as f:
+                self.entries_after.append(sum(1 for _ in f))
+        except OSError:
+            self.entries_after.append(0)
+
+
+def startup(bench):
+    """asmrun --version, a cached and a cold `asmrun asm/hello.asm`, and the same three commands
+    chained by sh -c, interleaved."""
+    hello = "asm/hello.asm"
+    commands, folder = floor.single_commands(bench.asmrun, hello, REPO, bench.fresh_cache())
+    scratch = bench.scratch_folder("hello")
+    chain = " && ".join(shlex.join(floor.relocate(argv, folder, scratch)) for argv in commands)
+    cached = bench.cache("hello")
+
+    def says_hello(output):
+        if output != "Hello, World!\n":
+            raise BenchError(f"expected Hello, World!, got {output!r}")
+
+    Row("caching hello", [bench.asmrun, hello, "--cache-dir", cached], REPO, check=says_hello).run(0, record=False)
+    rows = [
+        Row("asmrun --version", [bench.asmrun, "--version"], REPO),
+        Row("asmrun asm/hello.asm, build cached", [bench.asmrun, hello, "--cache-dir", cached], REPO, check=says_hello),
+        Row("asmrun asm/hello.asm, cold cache", lambda index: [bench.asmrun, hello, "--cache-dir", bench.fresh_cache()],
+            REPO, check=says_hello),
+        Row("sh -c 'nasm … && ld … && ./hello' (asmrun's commands)", ["sh", "-c", chain], REPO, check=says_hello),
+    ]
+    interleave("start-up", rows, bench.args.startup_rounds)
+    return {"rows": rows, "rounds": bench.args.startup_rounds, "chain": chain}
+
+
+def judged(correct):
+    """A check that asmrun passed the one case, or failed it for its stdout alone."""
+    def check(output):
+        if correct:
+            return passes(1)(output)
+        last = output.strip().splitlines()[-1] if output.strip() else ""
+        if last != "0 passed, 1 failed" or "stdout differs" not in output or "limit exceeded" in output:
+            raise BenchError(f"expected one case failed for its stdout; asmrun printed:\n{output[:3000]}")
+    return check
+
+
+def large_output(bench):
+    """One program printing 10k, 100k and 1 MiB of 6-byte lines, each against an expectation
+    that is correct, wrong in one line or wrong in every line; warm cache, so the time is the
+    run and the judgement."""
+    cache, cells = bench.cache("output"), {}
+    for n in corpus.LARGE_OUTPUT_SIZES:
+        for variant in corpus.LARGE_OUTPUT_VARIANTS:
+            directory = os.path.join(bench.root, "output", f"{n}-{variant}")
+            corpus.generate_large_output(directory, n, variant)
+            correct = variant == "correct"
+            row = Row(f"{n} lines, {variant}", bench.test("--cache-dir", cache), directory, status=0 if correct else 1,
+                      check=judged(correct), timeout=bench.args.output_timeout)
+            row.run(0, record=False)
+            cells[(n, variant)] = row
+    interleave("large outputs", list(cells.values()), bench.args.output_rounds)
+    return {"cells": cells, "rounds": bench.args.output_rounds, "timeout": bench.args.output_timeout}
+
+
+class Sleepers:
+    """COUNT `sleep 600` processes: started before a run, ended (each by its pid) after it."""
+
+    def __init__(self, count):
+        self.count, self.processes = count, []
+
+    def start(self, *_):
+        for _ in range(self.count):
+            self.processes.append(subprocess.Popen(["sleep", "600"], stdin=subprocess.DEVNULL,
+                                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+    def stop(self, *_):
+        for process in self.processes:
+            process.kill()
+        for process in self.processes:
+            process.wait()
+        self.processes = []
+
+
+def nonroot(bench, sleepers):
+    """Warm runs of the corpus without root (as `nobody` when the bench is root) with the host as
+    it is and with 2,000 more sleeping processes, and the warm floor in both states as the
+    control: what the crowd costs every process, not asmrun alone. Each round visits both
+    states, in turn first, and runs asmrun and the floor three times in each."""
+    n = bench.args.n
+    base = os.path.join(bench.root, "nonroot")
+    directory = os.path.join(base, "corpus")
+    codes = corpus.generate(directory, n, peers=False)
+    cache, home, prebuilt = (os.path.join(base, name) for name in ("cache", "home", "prebuilt"))
+    for folder in (cache, home, prebuilt):
+        os.makedirs(folder)
+    programs, folder = floor.suite_commands(bench.asmrun, directory, bench.fresh_cache(), codes)
+    plans = [os.path.join(base, name) for name in ("prebuild.plan", "warm.plan")]
+    floor.write_plan(plans[0], programs, folder, prebuilt, directory, codes)
+    floor.write_plan(plans[1], programs, folder, prebuilt, directory, codes, build=False)
+    Row("prebuilding the warm floor", [bench.floor, "-j", bench.jobs, plans[0]], directory).run(0, record=False)
+    asmrun = shutil.copy2(bench.asmrun, os.path.join(base, "asmrun"))
+    wrap, who = as_unprivileged(bench.root, base)
+    env = dict(os.environ, HOME=home)
+    command = wrap + [asmrun, "test", ".", "-j", bench.jobs, "--cache-dir", cache]
+    Row("filling the cache", command, directory, env=env, check=passes(n)).run(0, record=False)
+    states = {}
+    for state, label in (("quiet", "host as it is"), ("crowded", f"{SLEEPERS:,} more sleeping processes")):
+        states[state] = [Row(f"asmrun test -j{bench.jobs}, warm, {label}", command, directory, env=env,
+                             check=passes(n)),
+                         Row(f"warm floor -j{bench.jobs}, {label}", wrap + [bench.floor, "-j", bench.jobs, plans[1]],
+                             directory, env=env)]
+    counts = {"quiet": [], "crowded": []}
+    for index in range(bench.args.rounds):
+        for state in (("quiet", "crowded") if index % 2 == 0 else ("crowded", "quiet")):
+            if state == "crowded":
+                sleepers.start()
+            counts[state].append(process_count())
             try:
-                with open(f"/proc/{self.pid}/status") as f:
-                    for line in f:
-                        if line.startswith("VmHWM:"):
-                            self.peak = max(self.peak, int(line.split()[1]))
-            except OSError:
-                return
-            time.sleep(0.002)
+                # Three runs of each per visit: the crowd costs seconds to start, a run a fraction.
+                for repeat in range(3):
+                    for row in states[state] if (index + repeat) % 2 == 0 else states[state][::-1]:
+                        row.run(index)
+            finally:
+                sleepers.stop()
+        print(f"bench: without root: round {index + 1}/{bench.args.rounds}", file=sys.stderr, flush=True)
+    return {"states": states, "counts": counts, "n": n, "who": who, "rounds": bench.args.rounds}
 
 
-def timed(command, cwd, env=None, rss=False):
-    """Wall seconds of one run (and asmrun's own peak RSS in KiB); a failed run aborts the bench."""
-    start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    sampler = PeakRSS(process.pid) if rss else None
-    output, _ = process.communicate()
-    elapsed = time.perf_counter() - start
-    if sampler:
-        sampler.done = True
-    if process.returncode != 0:
-        sys.exit(f"bench: {' '.join(command)} failed in {cwd}:\n{output.decode(errors='replace')[-2000:]}")
-    return elapsed, (sampler.peak if sampler else 0)
+def as_unprivileged(root, base):
+    """The command prefix that runs as `nobody` (setpriv; BASE and everything in it handed to
+    that user, ROOT made traversable), or none when the bench is not root; and the user name."""
+    if os.geteuid() != 0:
+        return [], pwd.getpwuid(os.geteuid()).pw_name
+    user = pwd.getpwnam("nobody")
+    os.chmod(root, 0o755)
+    for folder, subfolders, files in os.walk(base):
+        for path in [folder] + [os.path.join(folder, name) for name in subfolders + files]:
+            os.chown(path, user.pw_uid, user.pw_gid)
+    return ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", "--"], "nobody"
 
 
-def fresh_copy(source, scratch, label):
-    target = os.path.join(scratch, "".join(c if c.isalnum() else "-" for c in label))
-    shutil.rmtree(target, ignore_errors=True)
-    shutil.copytree(source, target)
-    return target
+def scaling(bench):
+    """Cold and warm runs at N and at the scale size: the time per program must stay flat."""
+    rows, sizes = [], sorted({bench.args.n, bench.args.scale})
+    for n in sizes:
+        directory = os.path.join(bench.root, f"scale{n}")
+        corpus.generate(directory, n, peers=False)
+        warm = bench.cache(f"scale{n}")
+        bench.fill(directory, warm, n)
+        rows += [Row(f"cold, N={n}", lambda index: bench.test("-j", bench.jobs, "--cache-dir", bench.fresh_cache()),
+                     directory, check=passes(n), rss=True),
+                 Row(f"warm, N={n}", bench.test("-j", bench.jobs, "--cache-dir", warm), directory, check=passes(n),
+                     rss=True)]
+    interleave("scaling", rows, bench.args.scale_rounds)
+    return {"sizes": sizes, "rows": {(n, kind): rows[2 * k + j] for k, n in enumerate(sizes)
+                                     for j, kind in enumerate(("cold", "warm"))}, "rounds": bench.args.scale_rounds}
 
 
-def measure(label, make_command, corpus, scratch, runs, prepare=None, rss=False):
-    times, peaks = [], []
-    for index in range(runs):
-        directory = fresh_copy(corpus, scratch, label)
-        command, env = make_command(directory, index)
-        if prepare:
-            prepare(directory, index)
-        elapsed, peak = timed(command, directory, env, rss)
-        times.append(elapsed)
-        peaks.append(peak)
-    return {"label": label, "median": statistics.median(times), "min": min(times), "max": max(times),
-            "rss": max(peaks) if rss else None}
+SECTIONS = ["suite", "startup", "output", "nonroot", "scaling"]
 
 
-def tool_floor(corpus, codes):
-    """Summed wall time of the bare tool processes (nasm, ld, the program), spawned directly,
-    writing where asmrun writes its scratch files (/dev/shm when usable), so the comparison
-    measures asmrun's own work and not the file system."""
-    shm = "/dev/shm" if os.access("/dev/shm", os.W_OK) and "TMPDIR" not in os.environ else None
-    scratch = tempfile.mkdtemp(prefix="asmrun-floor-", dir=shm)
-    total = 0.0
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    for name in codes:
-        steps = [["nasm", "-f", "elf64", f"{corpus}/{name}.asm", "-o", f"{scratch}/{name}.o"],
-                 ["ld", f"{scratch}/{name}.o", "-o", f"{scratch}/{name}"], [f"{scratch}/{name}"]]
-        for step in steps:
-            with open(f"{corpus}/{name}.in", "rb") as stdin:
-                start = time.perf_counter()
-                subprocess.run(step, stdin=stdin, stdout=devnull, stderr=devnull)
-                total += time.perf_counter() - start
-    shutil.rmtree(scratch)
-    return total
+def parse_arguments():
+    parser = argparse.ArgumentParser(description="asmrun's benchmark; writes BENCHMARKS.md.")
+    parser.add_argument("asmrun")
+    parser.add_argument("--n", type=int, default=int(os.environ.get("BENCH_N", 200)), help="programs in the corpus")
+    parser.add_argument("--rounds", type=int, default=int(os.environ.get("BENCH_ROUNDS", 7)),
+                        help="interleaved rounds of the suite and non-root tables (default 7)")
+    parser.add_argument("--scale", type=int, default=int(os.environ.get("BENCH_SCALE", 2000)),
+                        help="the large corpus of the scaling table")
+    parser.add_argument("--quick", action="store_true", help="3 rounds, scaling to 500: a short run for iterating")
+    parser.add_argument("--only", help="comma-separated sections (" + ", ".join(SECTIONS) + "); the report is "
+                        "printed, not written")
+    parser.add_argument("--out", default="BENCHMARKS.md")
+    args = parser.parse_args()
+    if args.quick:
+        args.rounds, args.scale = 3, min(args.scale, 500)
+    args.startup_rounds = 7 * args.rounds
+    args.output_rounds = min(args.rounds, 5)
+    args.output_timeout = 30
+    args.scale_rounds = 3 if args.rounds >= 5 else 1
+    args.sections = args.only.split(",") if args.only else SECTIONS
+    unknown = set(args.sections) - set(SECTIONS)
+    if unknown:
+        parser.error(f"unknown section {', '.join(sorted(unknown))}; choose from {', '.join(SECTIONS)}")
+    return args
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("asmrun")
-    parser.add_argument("--n", type=int, default=int(os.environ.get("BENCH_N", 200)))
-    parser.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", 3)))
-    parser.add_argument("--scale", type=int, default=int(os.environ.get("BENCH_SCALE", 2000)))
-    parser.add_argument("--out", default="BENCHMARKS.md")
-    args = parser.parse_args()
+    args = parse_arguments()
     asmrun = os.path.abspath(args.asmrun)
+    started = time.perf_counter()
     root = tempfile.mkdtemp(prefix="asmrun-bench-")
+    scratch = tempfile.mkdtemp(prefix="asmrun-bench-", dir=scratch_base())
+    sleepers = Sleepers(SLEEPERS)
+    results = {}
     try:
-        corpus = os.path.join(root, "corpus")
-        codes = generate(corpus, args.n)
-        scratch = os.path.join(root, "runs")
-        os.makedirs(scratch)
-        cache = os.path.join(root, "cache")
-        jobs = str(CORES)
-
-        fresh = iter(range(1_000_000))
-
-        def empty_cache():
-            # A new, never used folder each time: deleting the last one would leave the file
-            # system busy with recently freed inodes, a cost of the benchmark, not of asmrun.
-            return os.path.join(root, f"cold-cache-{next(fresh)}")
-
-        def cold(directory, index):
-            return [asmrun, "test", ".", "-j", jobs, "--cache-dir", empty_cache()], None
-
-        def warm(directory, index):
-            return [asmrun, "test", ".", "-j", jobs, "--cache-dir", cache], None
-
-        def fill_cache(directory, index):
-            subprocess.run([asmrun, "test", ".", "--cache-dir", cache], cwd=directory, stdout=subprocess.DEVNULL)
-
-        def touch_one(directory, index):
-            fill_cache(directory, index)
-            with open(os.path.join(directory, f"p{(index * 37) % args.n:04d}.asm"), "a") as f:
-                f.write(f"; touched {time.time()}\n")
-
-        def qemu(flavour):
-            def command(directory, index):
-                folder = empty_cache() if flavour == "cold" else cache
-                return [asmrun, "test", ".", "-j", jobs, "--runner", "qemu", "--cache-dir", folder], None
-            return command
-
-        rows = []
-        rows.append(measure("1. shell loop (nasm, ld, run, cmp; sequential)", lambda d, i: (["bash", "loop.sh"], None), corpus, scratch, args.runs))
-        rows.append(measure(f"2. make -j{CORES}", lambda d, i: (["make", "-s", f"-j{CORES}"], None), corpus, scratch, args.runs))
-        rows.append(measure(f"3. lit -j{CORES}", lambda d, i: (["lit", "-q", f"-j{CORES}", "lit"], None), corpus, scratch, args.runs))
-        rows.append(measure("4. turnt -j", lambda d, i: (["turnt", "-j", *sorted(f for f in os.listdir(d) if f.endswith(".asm"))], None), corpus, scratch, args.runs))
-        rows.append(measure(f"5. asmrun test -j{CORES}, cold cache", cold, corpus, scratch, args.runs, rss=True))
-        rows.append(measure(f"6. asmrun test -j{CORES}, warm cache", warm, corpus, scratch, args.runs, prepare=fill_cache, rss=True))
-        rows.append(measure(f"6b. asmrun test -j{CORES}, one source touched", warm, corpus, scratch, args.runs, prepare=touch_one))
-        rows.append(measure(f"7. asmrun test -j{CORES} --runner qemu, cold", qemu("cold"), corpus, scratch, args.runs))
-        rows.append(measure(f"7b. asmrun test -j{CORES} --runner qemu, warm", qemu("warm"), corpus, scratch, args.runs, prepare=fill_cache))
-        j1 = measure("asmrun test -j1, cold cache", lambda d, i: ([asmrun, "test", ".", "-j", "1", "--no-cache"], None), corpus, scratch, args.runs)
-        floor_total = tool_floor(corpus, codes)
-        version, _ = timed_version([asmrun, "--version"])
-        hello = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "asm", "hello.asm")
-        subprocess.run([asmrun, hello, "--cache-dir", cache], stdout=subprocess.DEVNULL)
-        hello_warm, _ = timed_version([asmrun, hello, "--cache-dir", cache])
-
-        scale_rows = []
-        for n in sorted({args.n, args.scale}):
-            big = os.path.join(root, f"scale{n}")
-            generate(big, n)
-            cold_row = measure(f"cold, N={n}", cold, big, scratch, 1 if n > args.n else args.runs, rss=True)
-            warm_row = measure(f"warm, N={n}", warm, big, scratch, 1 if n > args.n else args.runs, prepare=fill_cache, rss=True)
-            scale_rows.append((n, cold_row, warm_row))
-            shutil.rmtree(big)
-
-        report = render(args, rows, j1, floor_total, version, hello_warm, scale_rows)
-        print(report)
-        with open(args.out, "w") as f:
-            f.write(report)
+        bench = Bench(asmrun, root, scratch, args)
+        steps = {"suite": lambda: suite(bench), "startup": lambda: startup(bench),
+                 "output": lambda: large_output(bench), "nonroot": lambda: nonroot(bench, sleepers),
+                 "scaling": lambda: scaling(bench)}
+        for section in SECTIONS:
+            if section in args.sections:
+                results[section] = steps[section]()
+    except BenchError as error:
+        sys.exit(f"bench: {error}")
     finally:
+        sleepers.stop()
         shutil.rmtree(root, ignore_errors=True)
-
-
-def timed_version(command):
-    samples = []
-    for _ in range(20):
-        start = time.perf_counter()
-        subprocess.run(command, stdout=subprocess.DEVNULL)
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples), min(samples)
-
-
-def machine():
-    cpu = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    def version(command):
-        try:
-            return subprocess.run(command, capture_output=True, text=True).stdout.splitlines()[0]
-        except Exception:
-            return "?"
-    return [f"{platform.machine()}, {CORES} cores, {cpu}, Linux {platform.release()}",
-            version(["nasm", "-v"]), version(["ld", "--version"]), version(["qemu-x86_64", "--version"]),
-            "lit " + version(["lit", "--version"]).split()[-1], version(["swift", "--version"])]
-
-
-def render(args, rows, j1, floor_total, version, hello_warm, scale_rows):
-    base = rows[0]["median"]
-    lines = [f"# asmrun benchmarks", "",
-             f"Generated by `make bench` (`Tests/Benchmarks/bench.py`): N = {args.n} small programs (each prints a line "
-             f"and exits with a code; every fourth echoes its stdin), median of {args.runs} runs, min–max in brackets.", "",
-             "Machine: " + "; ".join(machine()), "",
-             "| # | command | median s | min–max s | × shell loop | ms / program | asmrun peak RSS |",
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
-    for row in rows:
-        rss = f"{row['rss'] / 1024:.1f} MiB" if row["rss"] else ""
-        lines.append(f"| | {row['label']} | {row['median']:.3f} | {row['min']:.3f}–{row['max']:.3f} | "
-                     f"{row['median'] / base:.2f} | {row['median'] * 1000 / args.n:.2f} | {rss} |")
-    floor = floor_total / CORES
-    lines += ["", f"Floor: the bare tool processes (nasm, ld, the program, spawned one by one) sum to "
-              f"{floor_total:.3f} s, so {floor:.3f} s on {CORES} cores ({floor / base:.2f} × the shell loop).", "",
-              f"asmrun at -j1 with no cache: {j1['median']:.3f} s (min {j1['min']:.3f}) against {floor_total:.3f} s of bare "
-              f"tool processes: overhead {100 * (j1['median'] / floor_total - 1):+.1f} %.", "",
-              f"`asmrun --version`: median {version * 1000:.1f} ms. `asmrun asm/hello.asm` with its build cached, from "
-              f"start to the program's exit: median {hello_warm * 1000:.1f} ms (20 runs each).", "", "Scaling (time per program must stay flat):", "",
-              "| N | cold s | cold ms/program | cold peak RSS | warm s | warm ms/program | warm peak RSS |",
-              "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for n, cold, warm in scale_rows:
-        lines.append(f"| {n} | {cold['median']:.3f} | {cold['median'] * 1000 / n:.2f} | {cold['rss'] / 1024:.1f} MiB | "
-                     f"{warm['median']:.3f} | {warm['median'] * 1000 / n:.2f} | {warm['rss'] / 1024:.1f} MiB |")
-    cold_row = next(r for r in rows if r["label"].startswith("5."))
-    warm_row = next(r for r in rows if r["label"].startswith("6."))
-    peers = [r for r in rows[1:4]]
-    lines += ["", "Targets (2-core machine):", "",
-              f"- cold ≤ 0.55 × shell loop: {cold_row['median'] / base:.2f} "
-              f"({'met' if cold_row['median'] / base <= 0.55 else 'not met'}); faster than every peer: "
-              f"{'yes' if all(cold_row['median'] < p['median'] for p in peers) else 'no'}",
-              f"- warm ≤ 0.15 × shell loop: {warm_row['median'] / base:.2f} ({'met' if warm_row['median'] / base <= 0.15 else 'not met'})",
-              f"- overhead at -j1, cold ≤ 10 %: {100 * (j1['median'] / floor_total - 1):+.1f} % "
-              f"({'met' if j1['median'] / floor_total <= 1.10 else 'not met'})",
-              f"- peak RSS ≤ 50 MiB at N = {scale_rows[-1][0]}: "
-              f"{max(scale_rows[-1][1]['rss'], scale_rows[-1][2]['rss']) / 1024:.1f} MiB "
-              f"({'met' if max(scale_rows[-1][1]['rss'], scale_rows[-1][2]['rss']) <= 50 * 1024 else 'not met'})", "",
-              "Notes:", "",
-              "- Every command checks the same things: assemble, link, run with the stdin file, compare stdout and the "
-              "exit status. Each run starts from a fresh copy of the corpus; lit and turnt come from PyPI.",
-              "- Cold means an empty cache folder that was never used before (deleting the previous one would leave the "
-              "file system scanning freshly freed inodes, a cost of the benchmark, not of asmrun). Warm means every "
-              "program was built by an earlier run; \"one source touched\" appends a comment to one program first.",
-              "- asmrun keeps objects, private copies of executables and case folders on /dev/shm when it is a tmpfs "
-              "with room (else $TMPDIR or /tmp): `perf record` of a cold run showed a third of asmrun's CPU time in "
-              "ext4's inode allocator (`recently_deleted`, `find_get_block_common`). The floor's bare tool runs write "
-              "there too, so the overhead line compares like with like.",
-              "- Peak RSS is asmrun's own VmHWM, sampled from /proc while it runs (children not included).",
-              "- The -j1 overhead includes what asmrun does per case beyond the bare tools: a fresh case folder, a pids "
-              "cgroup, entering the network and mount namespaces (as root), capturing both streams. `perf record` of "
-              "a -j1 run puts about 10 % of CPU samples in the asmrun process and the rest in nasm and ld; "
-              "`--no-isolation` saves about 0.1 ms per case. Between runs on this machine the overhead moved between "
-              "+7 % and +12 %: it sits at the 10 % target, within the noise of a shared 2-core VM.", ""]
-    return "\n".join(lines)
+        shutil.rmtree(scratch, ignore_errors=True)
+    text = report.render(args, results, CORES, time.perf_counter() - started)
+    print(text)
+    if args.only:
+        print(f"bench: --only: {args.out} not written", file=sys.stderr)
+    else:
+        report.write(args.out, text)
 
 
 if __name__ == "__main__":
