@@ -11,7 +11,9 @@ extension TestCommand {
         for report in outcome.unshown { reporter.caseFinished(report) }
         for path in outcome.updatedFiles { reporter.note("updated \(path)") }
         let tally = reporter.tally
-        let scores = Scores(suite, reports: outcome.reports)
+        let shown = showsScores(suite)
+        // Scored only when something shows them: a plain run pays nothing for grading.
+        let scores = shown || options.jsonPath != nil || options.gradescopePath != nil ? Scores(suite, reports: outcome.reports) : Scores()
         var exitStatus = tally.failed > 0 ? ExitCode.failure : ExitCode.success
         var remarks: [String] = []
         if !suite.problems.isEmpty {
@@ -39,7 +41,7 @@ extension TestCommand {
         for case (let path?, let render) in reports where !write(render, to: path) { exitStatus = ExitCode.usage }
         let reason =
             interrupted ? "interrupted" : options.failFast ? "stopped by --fail-fast after the first failure" : nil
-        let scoreLines = showsScores(suite) ? scores.lines : []
+        let scoreLines = shown ? scores.lines : []
         reporter.finish(complete: outcome.complete, seconds: seconds, reason: reason, extra: scoreLines)
         if let path = context.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
             let sections = scoreLines.isEmpty ? [] : [StepSummary.scoreTable(scores)]

@@ -40,6 +40,9 @@ package struct Scores: Sendable {
     package var maxScore: Double { roots.reduce(0) { $0 + $1.maxScore } }
     package var cases: [Case] { roots.flatMap { $0.programs.flatMap(\.cases) } }
 
+    /// No scores.
+    package init() { roots = [] }
+
     /// Scores the cases of `suite` from the reports of a run.
     package init(_ suite: TestSuite, reports: [CaseReport]) {
         var byID: [String: CaseReport] = [:]
