@@ -55,10 +55,13 @@ complete -c asmrun -n $test -l runner -x -a 'auto native qemu binfmt all native,
 complete -c asmrun -n $test -l filter -x -d 'Only case ids matching REGEX'
 complete -c asmrun -n $test -l list -d 'Print the case ids'
 complete -c asmrun -n $test -l shard -x -d 'Run the K-th of N slices'
+complete -c asmrun -n $test -l balance -r -F -d 'Deal shards by the timings of a --json report'
 complete -c asmrun -n $test -l fail-fast -d 'Stop after the first failure'
 complete -c asmrun -n $test -l output-limit -x -d 'Bytes kept per stream'
 complete -c asmrun -n $test -l junit -r -F -d 'JUnit XML report'
 complete -c asmrun -n $test -l json -r -F -d 'JSON report'
+complete -c asmrun -n $test -l reference -r -a '(__fish_complete_directories)' -d 'Folder of expectations for every submission'
+complete -c asmrun -n $test -l gradescope -r -F -d 'Gradescope results.json'
 complete -c asmrun -n $test -l no-isolation -d 'Run cases with network and a writable file system'
 
 # Both.

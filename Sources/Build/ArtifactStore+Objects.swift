@@ -32,7 +32,8 @@ extension ArtifactStore {
         if let root, let key, let (object, warnings) = CacheEntry(path: root + "/objects/" + key).read(),
             FileCopy.write(object, to: step.object, mode: 0o644)
         {
-            builder.trace?("(cached \(key.prefix(12))) \(step.source)")
+            builder.trace?(
+                "(cached \(key.prefix(12))) \(step.source): the object compiled earlier from the same source, includes and flags")
             return (key, warnings)
         }
         let stage: BuildFailure.Stage = step.language == .assembly ? .assemble : .compile

@@ -74,7 +74,9 @@ package final class ArtifactStore: Sendable {
         var keys = plan.compiles.map { compileKey($0, program: program) }
         let executableKey = keys.allSatisfy({ $0 != nil }) ? linkKey(keys.compactMap { $0 }, plan, toolchain) : nil
         if let executableKey, let hit = cachedExecutable(executableKey, plan) {
-            trace?("(cached \(executableKey.prefix(12))) \(program.path)")
+            trace?(
+                "(cached \(executableKey.prefix(12))) \(program.path): the executable linked earlier from the same sources, flags and tools (--no-cache builds it again)"
+            )
             return Artifact(executable: plan.executable, format: plan.format, warnings: hit.warnings, notes: notes, dynamic: hit.dynamic)
         }
         var warnings = ""

@@ -26,16 +26,22 @@ package struct BuildFailure: AsmRunError, Equatable {
     package var fix: String? { hint }
     package var toolOutput: String { output }
 
-    /// The first `file:line` of an error nasm named (warnings come before errors when both are
-    /// printed), for CI annotations.
+    /// The first `file:line` of an error the tool named (nasm's `file:line: error:`, the C
+    /// compiler's `file:line:column: error:`; warnings come before errors when both are
+    /// printed, and a line that only mentions "error" in its text is no error), for CI
+    /// annotations; the first located line when no error is.
     package var errorLocation: FileLocation? {
-        let lines = output.split(separator: "\n")
-        let located = lines.compactMap { line -> (FileLocation, Bool)? in
-            let parts = line.split(separator: ":", maxSplits: 3)
-            guard parts.count >= 3, let number = Int(parts[1]) else { return nil }
-            return (FileLocation(String(parts[0]), line: number), parts[2].contains("error"))
+        var first: FileLocation?
+        for line in output.split(separator: "\n") {
+            var parts = line.split(separator: ":", maxSplits: 4, omittingEmptySubsequences: false).map { $0.trimmingBlanks() }
+            guard parts.count >= 3, let number = Int(parts[1]), number > 0 else { continue }
+            let location = FileLocation(String(parts[0]), line: number)
+            if parts.count >= 4, Int(parts[2]) != nil { parts.remove(at: 2) }
+            let severity = parts[2]
+            if severity == "error" || severity == "fatal error" || severity == "fatal" { return location }
+            first = first ?? location
         }
-        return (located.first { $0.1 } ?? located.first)?.0
+        return first
     }
 
     /// nasm rejected the code as 64-bit: the one failure asmrun retries, as 32-bit code.

@@ -59,8 +59,9 @@ package struct TestCommand: Sendable {
         let console = context.console
         var trace: (@Sendable (String) -> Void)?
         if options.verbose { trace = { line in console.write("+ \(DisplayText.escape(line))\n", to: .error) } }
-        // The index-based shard is known only once every program is loaded.
-        let workers = options.shard == nil ? max(1, options.jobs - 1) : 0
+        // A program's hashed shard is known as soon as it is read; balanced shards only once
+        // every program is.
+        let workers = options.balancePath == nil ? max(1, options.jobs - 1) : 0
         let ahead = BuildAhead(store: store, toolchain: toolchain, workers: workers, trace: trace)
         let filter = options.filter.flatMap { try? Regex($0) }
         let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
@@ -70,6 +71,7 @@ package struct TestCommand: Sendable {
         let suite = Result {
             try selectPrograms { program in
                 if let filter, program.selecting(filter) == nil { return }
+                if let shard = options.shard, !shard.holds(program) { return }
                 ahead.offer(program)
             }
         }
@@ -82,29 +84,6 @@ package struct TestCommand: Sendable {
             ahead.close()
             throw error
         }
-    }
-
-    /// Discovery and `--filter`; paths that could not be searched are reported here.
-    private func selectPrograms(loaded: (TestProgram) -> Void = { _ in }) throws -> TestSuite {
-        var suite = TestSuite(paths: options.paths, shard: options.shard, loaded: loaded)
-        for problem in suite.problems { Diagnostics.show(problem, console: context.console) }
-        if options.verbose {
-            for skipped in suite.skipped { context.console.write("note: skipped \(skipped.path): \(skipped.reason)\n", to: .error) }
-        }
-        if suite.missingPaths > 0 {
-            throw UsageError("\(suite.missingPaths) of the paths given do not exist (named above)", fix: "name existing files or folders")
-        }
-        if suite.programs.isEmpty {
-            throw UsageError(
-                "no programs found in \(options.paths.joined(separator: " "))", fix: "name .asm files or folders that hold them")
-        }
-        if let filter = options.filter, let regex = try? Regex(filter) {
-            suite.programs = suite.programs.compactMap { $0.selecting(regex) }
-            if suite.programs.isEmpty {
-                throw UsageError("no case id matches --filter \(filter)", fix: "`asmrun test --list` shows the ids")
-            }
-        }
-        return suite
     }
 
     private func list(_ suite: TestSuite, _ runners: [ObjectFormat: [Runner]]) {
@@ -148,7 +127,7 @@ package struct TestCommand: Sendable {
         }
         let outcome = runner.run()
         let interrupted = interrupts.stop()
-        return finish(outcome, suite, reporter, interrupted: interrupted, seconds: monotonicSeconds() - started)
+        return finish(outcome, suite, reporter, interrupted: interrupted, seconds: monotonicSeconds() - started, expected: total)
     }
 
     /// Temporary files of `.expect` rewrites a dead run left beside the sources (only those whose
@@ -156,39 +135,6 @@ package struct TestCommand: Sendable {
     private func removeAbandoned(_ suite: TestSuite) {
         for (folder, names) in Dictionary(grouping: suite.temporaryFiles, by: \.folder) {
             AtomicFile.removeAbandoned(in: folder, names: names.map(\.name))
-        }
-    }
-
-    /// Reports, the summary and the exit status.
-    private func finish(
-        _ outcome: SuiteOutcome, _ suite: TestSuite, _ reporter: ConsoleReporter, interrupted: Bool, seconds: Double
-    ) -> Int32 {
-        for path in outcome.updatedFiles { reporter.note("updated \(path)") }
-        var exitStatus = reporter.tally.failed > 0 ? ExitCode.failure : ExitCode.success
-        if let path = options.junitPath, !write({ JUnitReport.render(outcome, seconds: seconds) }, to: path) {
-            exitStatus = ExitCode.usage
-        }
-        if let path = options.jsonPath, !write({ try JSONReport.render(outcome, seconds: seconds) }, to: path) {
-            exitStatus = ExitCode.usage
-        }
-        if !suite.problems.isEmpty {
-            reporter.note("\(suite.problems.count) path\(suite.problems.count == 1 ? "" : "s") could not be searched (named above)")
-            exitStatus = max(exitStatus, ExitCode.failure)
-        }
-        reporter.finish(complete: outcome.complete, seconds: seconds)
-        if interrupted { return ExitCode.interrupted }
-        if !outcome.complete && exitStatus == ExitCode.success { exitStatus = ExitCode.failure }
-        return exitStatus
-    }
-
-    private func write(_ render: () throws -> String, to path: String) -> Bool {
-        do {
-            AtomicFile.removeAbandoned(besides: path)
-            try AtomicFile.write(Array(try render().utf8), to: path)
-            return true
-        } catch {
-            Diagnostics.show(error, console: context.console)
-            return false
         }
     }
 

@@ -17,8 +17,14 @@ package struct TestOptions: Sendable {
     /// `--filter`: a regular expression over case ids.
     package var filter: String?
     package var list = false
-    /// `--shard K/N` as (K, N), 1-based.
-    package var shard: (index: Int, count: Int)?
+    /// `--shard K/N`.
+    package var shard: Shard?
+    /// `--balance REPORT`: deal shards by the timings of an earlier `--json` report.
+    package var balancePath: String?
+    /// `--reference DIR`: the expectations of every program, from that folder.
+    package var referencePath: String?
+    /// `--gradescope PATH`: write Gradescope's `results.json` there.
+    package var gradescopePath: String?
     package var failFast = false
     /// `--timeout`: seconds per case unless the program says otherwise.
     package var timeout: Double = 10
@@ -49,6 +55,9 @@ package struct TestOptions: Sendable {
             case "--filter": filter = try scanner.value(for: argument)
             case "--list": list = true
             case "--shard": shard = try Self.parseShard(try scanner.value(for: argument))
+            case "--balance": balancePath = try scanner.value(for: argument)
+            case "--reference": referencePath = try scanner.value(for: argument)
+            case "--gradescope": gradescopePath = try scanner.value(for: argument)
             case "--fail-fast": failFast = true
             case "--timeout": timeout = try scanner.seconds(for: argument)
             case "--output-limit":
@@ -69,6 +78,7 @@ package struct TestOptions: Sendable {
             }
         }
         if paths.isEmpty { paths = ["asm"] }
+        try validate()
         if let filter {
             do { _ = try Regex(filter) } catch {
                 throw UsageError("--filter `\(filter)` is not a valid regular expression")
@@ -98,11 +108,27 @@ package struct TestOptions: Sendable {
         return choices
     }
 
-    static func parseShard(_ text: String) throws -> (index: Int, count: Int) {
-        let parts = text.split(separator: "/")
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count > 0,
+    static func parseShard(_ text: String) throws -> Shard {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1...Shard.maximumCount).contains(count),
             (1...count).contains(index)
-        else { throw UsageError("--shard takes K/N with 1 ≤ K ≤ N, not `\(text)`") }
-        return (index, count)
+        else {
+            throw UsageError(
+                "--shard takes K/N with 1 ≤ K ≤ N ≤ \(Shard.maximumCount), not `\(text)`",
+                fix: "for a matrix of 4 jobs: --shard 1/4 … --shard 4/4")
+        }
+        return Shard(index: index, count: count)
+    }
+
+    /// Options that only make sense together, or not at all together.
+    private func validate() throws {
+        if balancePath != nil && shard == nil {
+            throw UsageError("--balance deals the programs out to shards, so it needs --shard K/N")
+        }
+        if referencePath != nil && update {
+            throw UsageError(
+                "--update with --reference would record a submission's output as the reference",
+                fix: "record the reference with `asmrun test REFERENCE --update`")
+        }
     }
 }

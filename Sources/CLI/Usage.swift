@@ -41,7 +41,8 @@ enum Usage {
 
         TEST OPTIONS (see `asmrun test --help`)
           --update, -j N, --runner native,qemu|all, --filter REGEX, --list, --shard K/N,
-          --fail-fast, --timeout SECONDS, --junit PATH, --json PATH
+          --balance REPORT, --fail-fast, --timeout SECONDS, --junit PATH, --json PATH,
+          --reference DIR, --gradescope PATH
 
         SOURCE DIRECTIVES (comment lines in the .asm file)
           ; asmrun: format elf32        ; asmrun: link cc           ; asmrun: define DEBUG=1
@@ -91,12 +92,18 @@ enum Usage {
           --runner LIST            comma-separated: native, qemu, binfmt, 'CMD ARGS', or all (native,qemu)
           --filter REGEX           only cases whose id (asm/x.asm:case) matches
           --list                   print the case ids and exit
-          --shard K/N              run only the K-th of N stable slices of the programs
+          --shard K/N              run only the K-th of N slices of the programs (each program's
+                                   slice is a stable hash of its path; an empty slice passes)
+          --balance REPORT         with --shard: deal the programs out by the timings of an
+                                   earlier --json report, so the slices take about as long
           --fail-fast              stop starting cases after the first failure
           --timeout SECONDS        per-case limit (default 10; `; asmrun: timeout` overrides)
           --output-limit BYTES     bytes kept per stream (default 1M); more fails the case
           --junit PATH             write a JUnit XML report
           --json PATH              write a JSON report (schema in README.md)
+          --reference DIR          take every program's expectations from DIR: SUB/x.asm is
+                                   checked against DIR/x.expect, for each submission folder SUB
+          --gradescope PATH        write Gradescope's results.json (score, tests with points)
           --no-cache, --cache-dir DIR
           --no-isolation           run cases with the network and a writable file system
           -v, --verbose            print passing cases and tool command lines
@@ -104,7 +111,15 @@ enum Usage {
         EXPECTATIONS
           asm/x.asm is checked against asm/x.expect, which holds cases (stdin, args, env) and,
           per case, the expected stdout, stderr and status; `[..]` in an expected line matches
-          any text, a line `[...]` any number of lines. See README.md.
+          any text, a line `[...]` any number of lines. `status: any`, `exit any` or a set
+          (`exit 0 | exit 1`) accept more than one status; a case without `status:` does not
+          check it. `points: 2` makes a case worth 2 (default 1). See README.md.
+
+        GRADING AND CI
+          asmrun test subs/* --reference ref    one score line per submission folder
+          GITHUB_ACTIONS=true                   failures become ::error annotations at the
+                                                .expect line that failed, with the diff
+          GITHUB_STEP_SUMMARY=FILE              a Markdown table of the failures is appended
 
         """
 }

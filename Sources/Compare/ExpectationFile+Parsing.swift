@@ -38,6 +38,8 @@ private struct ExpectationParser {
     private var block: Block?
     private var content = TextLines(lines: [])
     private var lineNumber = 0
+    /// Comment lines inside a case, waiting for the line they precede.
+    private var pendingComments: [String] = []
 
     init(path: String) { self.path = path }
 
@@ -49,15 +51,22 @@ private struct ExpectationParser {
         closeBlock()
         let trimmed = line.trimmingBlanks()
         if trimmed.isEmpty || trimmed.hasPrefix("#") {
-            if current == nil && file.cases.isEmpty { file.header.append(line) }
+            if current == nil && file.cases.isEmpty {
+                file.header.append(line)
+            } else if !trimmed.isEmpty {
+                pendingComments.append(line)
+            }
             return
         }
         if trimmed.hasPrefix("[case ") && trimmed.hasSuffix("]") {
+            if current == nil && file.cases.isEmpty { takeCommentsAboveFirstCase() }
             closeCase()
             let name = String(trimmed.dropFirst("[case ".count).dropLast()).trimmingBlanks()
             guard !name.isEmpty, !name.contains(":") else { throw fail("a case needs a name without `:`") }
             if file.cases.contains(where: { $0.name == name }) { throw fail("case `\(name)` appears twice") }
             current = TestCase(name: name)
+            current!.lines.header = lineNumber
+            attachComments(to: CaseComments.caseLine)
             return
         }
         guard current != nil else { throw fail("`\(trimmed)` outside a case; start one with `[case NAME]`") }
@@ -65,9 +74,25 @@ private struct ExpectationParser {
     }
 
     mutating func finish() throws -> ExpectationFile {
+        if current != nil { attachComments(to: CaseComments.end) }
         closeCase()
         while file.header.last?.trimmingBlanks().isEmpty == true { file.header.removeLast() }
         return file
+    }
+
+    /// Comment lines right above the first `[case` (after a blank line that ends the header)
+    /// are that case's, as comments above any other case are.
+    private mutating func takeCommentsAboveFirstCase() {
+        guard let blank = file.header.lastIndex(where: { $0.trimmingBlanks().isEmpty }), blank < file.header.count - 1 else { return }
+        pendingComments = Array(file.header[(blank + 1)...])
+        file.header.removeSubrange(blank...)
+    }
+
+    /// Comments read since the last field belong to the line now read (`key`).
+    private mutating func attachComments(to key: String) {
+        guard !pendingComments.isEmpty else { return }
+        current!.comments.before[key, default: []] += pendingComments
+        pendingComments = []
     }
 
     /// A `|` text line, a `~` escaped line or the `\ no newline at end` marker of a block.
@@ -88,6 +113,10 @@ private struct ExpectationParser {
 
     private mutating func takeField(_ line: String) throws {
         let (key, runner, value) = try splitField(line)
+        var label = runner.map { "\(key) @\($0)" } ?? key
+        if key == "env" && !current!.environment.isEmpty { label += " \(current!.environment.count + 1)" }
+        if current!.lines.fields[label] == nil { current!.lines.fields[label] = lineNumber }
+        attachComments(to: label)
         if let name = try fileName(after: "input ", in: key) {
             guard runner == nil else { throw fail("input files cannot be runner-specific") }
             if current!.inputs.contains(where: { $0.name == name }) { throw fail("input `\(name)` appears twice") }
@@ -125,12 +154,19 @@ private struct ExpectationParser {
         case "stdout": block = .stdout(runner)
         case "stderr": block = .stderr(runner)
         case "status":
-            guard let status = ExpectationFile.parseStatus(value) else {
-                throw fail("status must be `exit N`, `signal NAME` or `timeout`, not `\(value)`")
+            guard let status = ExpectedStatus.parse(value) else {
+                throw fail(
+                    "status must be `exit N`, `signal NAME`, `timeout`, `exit any` or `any`, or several joined by `|`, not `\(value)`")
             }
             current!.set(\.status, status, runner: runner)
+        case "points":
+            guard runner == nil else { throw fail("points cannot be runner-specific") }
+            guard let points = Double(value), points.isFinite, (0...ExpectationFile.maximumPoints).contains(points) else {
+                throw fail("points must be a number from 0 to \(Int(ExpectationFile.maximumPoints)), not `\(value)`")
+            }
+            current!.points = points
         default:
-            throw fail("unknown field `\(key)` (args, env, stdin, input NAME, stdout, stderr, file NAME, status)")
+            throw fail("unknown field `\(key)` (args, env, stdin, input NAME, stdout, stderr, file NAME, status, points)")
         }
     }
 

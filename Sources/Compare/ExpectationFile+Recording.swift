@@ -16,7 +16,7 @@ extension TestCase {
         let recordedBefore = isRecorded
         recordField(\.stdout, observations, baseline, recordedBefore) { Pattern($0).matches($1) }
         recordField(\.stderr, observations, baseline, recordedBefore) { Pattern($0).matches($1) }
-        recordStatus(observations, baseline)
+        recordStatus(observations, baseline, recordedBefore)
         recordFiles(observations)
         overrides = overrides.filter { !$0.value.isEmpty }
     }
@@ -67,19 +67,23 @@ extension TestCase {
         }
     }
 
-    private mutating func recordStatus(_ observations: [(runner: String, observation: Observation)], _ baseline: String) {
+    /// A status that still accepts what the program did is kept (`any`, a set); one that no
+    /// longer does becomes exactly what it did. A case recorded without a status keeps its
+    /// status unchecked; a case recorded for the first time gets the baseline's.
+    private mutating func recordStatus(
+        _ observations: [(runner: String, observation: Observation)], _ baseline: String, _ recordedBefore: Bool
+    ) {
         for (runner, observation) in observations {
             let actual = observation.status
             if let override = overrides[runner]?.status {
-                if override != actual { overrides[runner]!.status = actual }
+                if !override.accepts(actual) { overrides[runner]!.status = ExpectedStatus(actual) }
             } else if runner == baseline {
-                expected.status = actual
-            } else if (expected.status ?? .exited(0)) != actual {
-                overrides[runner, default: Expected()].status = actual
+                if !(expected.status?.accepts(actual) ?? recordedBefore) { expected.status = ExpectedStatus(actual) }
+            } else if let status = expected.status, !status.accepts(actual) {
+                overrides[runner, default: Expected()].status = ExpectedStatus(actual)
             }
         }
-        if expected.status == nil { expected.status = observations.first?.observation.status }
-        for (runner, override) in overrides where override.status == expected.status {
+        for (runner, override) in overrides where override.status != nil && override.status == expected.status {
             overrides[runner]!.status = nil
         }
     }

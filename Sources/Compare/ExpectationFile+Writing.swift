@@ -1,39 +1,50 @@
 import Support
 
 extension ExpectationFile {
-    /// The file's text: header, then each case with inputs, default results and runner overrides.
+    /// The file's text: header, then each case with inputs, default results and runner
+    /// overrides, each comment line before the line it was written before.
     package func serialized() -> String {
         var lines = header.isEmpty ? Self.defaultHeader : header
         for testCase in cases {
+            var writer = CaseWriter(comments: testCase.comments)
             lines.append("")
-            lines.append("[case \(testCase.name)]")
+            writer.add(CaseComments.caseLine, ["[case \(testCase.name)]"])
+            if let points = testCase.points { writer.add("points", ["points: " + Self.number(points)]) }
             if !testCase.arguments.isEmpty {
-                lines.append("args: " + testCase.arguments.map(ShellWords.quote).joined(separator: " "))
+                writer.add("args", ["args: " + testCase.arguments.map(ShellWords.quote).joined(separator: " ")])
             }
-            lines += testCase.environment.map { "env: \($0)" }
-            if !testCase.stdin.lines.isEmpty { lines += Self.block("stdin", testCase.stdin) }
-            for input in testCase.inputs { lines += Self.block("input \(input.name)", input.content) }
-            lines += Self.fields(testCase.expected, runner: nil)
+            for (index, variable) in testCase.environment.enumerated() {
+                writer.add(index == 0 ? "env" : "env \(index + 1)", ["env: \(variable)"])
+            }
+            if !testCase.stdin.lines.isEmpty { writer.add("stdin", Self.block("stdin", testCase.stdin)) }
+            for input in testCase.inputs { writer.add("input \(input.name)", Self.block("input \(input.name)", input.content)) }
+            Self.fields(testCase.expected, runner: nil, into: &writer)
             for runner in testCase.overrides.keys.sorted() {
-                lines += Self.fields(testCase.overrides[runner]!, runner: runner)
+                Self.fields(testCase.overrides[runner]!, runner: runner, into: &writer)
             }
+            lines += writer.finish()
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func fields(_ expected: Expected, runner: String?) -> [String] {
+    /// `2`, `0.5`: points as written by hand.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    private static func fields(_ expected: Expected, runner: String?, into writer: inout CaseWriter) {
         let suffix = runner.map { " @\($0)" } ?? ""
-        var lines: [String] = []
         // Defaults omit empty output (absent means empty); overrides must say it.
         if let stdout = expected.stdout, runner != nil || !stdout.lines.isEmpty {
-            lines += block("stdout" + suffix, stdout)
+            writer.add("stdout" + suffix, block("stdout" + suffix, stdout))
         }
         if let stderr = expected.stderr, runner != nil || !stderr.lines.isEmpty {
-            lines += block("stderr" + suffix, stderr)
+            writer.add("stderr" + suffix, block("stderr" + suffix, stderr))
         }
-        for name in expected.files.keys.sorted() { lines += block("file \(name)" + suffix, expected.files[name]!) }
-        if let status = expected.status { lines.append("status\(suffix): \(status.summary)") }
-        return lines
+        for name in expected.files.keys.sorted() {
+            writer.add("file \(name)" + suffix, block("file \(name)" + suffix, expected.files[name]!))
+        }
+        if let status = expected.status { writer.add("status" + suffix, ["status\(suffix): \(status)"]) }
     }
 
     private static func block(_ label: String, _ text: TextLines) -> [String] {
@@ -58,5 +69,22 @@ extension ExpectationFile {
             tail = "\\x20" + tail
         }
         return body + tail
+    }
+}
+
+/// The lines of one case, each field preceded by the comments written before it; comments of
+/// fields no longer written go to the end of the case.
+private struct CaseWriter {
+    var comments: CaseComments
+    var lines: [String] = []
+
+    mutating func add(_ key: String, _ field: [String]) {
+        if let before = comments.before.removeValue(forKey: key) { lines += before }
+        lines += field
+    }
+
+    mutating func finish() -> [String] {
+        let end = comments.before.removeValue(forKey: CaseComments.end) ?? []
+        return lines + comments.before.keys.sorted().flatMap { comments.before[$0]! } + end
     }
 }

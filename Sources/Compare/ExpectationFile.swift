@@ -29,6 +29,9 @@ package struct ExpectationFile: Sendable, Equatable {
         "# asmrun expectations: `asmrun test --update` records results; edit inputs and holes by hand."
     ]
 
+    /// The most a case can be worth (`points:`).
+    package static let maximumPoints = 1000.0
+
     package init() {}
 
     /// `asm/hello.expect` for `asm/hello.asm`.

@@ -18,19 +18,24 @@ package struct Observation: Sendable, Equatable {
     }
 }
 
-/// Recorded results; a `nil` field is not recorded (empty output, `exit 0` once a status exists).
+/// Recorded results; a `nil` field is not recorded: absent output means empty once anything is
+/// recorded, an absent status is not checked.
 package struct Expected: Sendable, Equatable {
     package var stdout: TextLines?
     package var stderr: TextLines?
-    package var status: Termination?
+    package var status: ExpectedStatus?
     /// Files the program must leave in its folder, by relative path.
     package var files: [String: TextLines] = [:]
 
-    package init(stdout: TextLines? = nil, stderr: TextLines? = nil, status: Termination? = nil, files: [String: TextLines] = [:]) {
+    package init(stdout: TextLines? = nil, stderr: TextLines? = nil, status: ExpectedStatus? = nil, files: [String: TextLines] = [:]) {
         self.stdout = stdout
         self.stderr = stderr
         self.status = status
         self.files = files
+    }
+
+    package init(stdout: TextLines? = nil, stderr: TextLines? = nil, status: Termination, files: [String: TextLines] = [:]) {
+        self.init(stdout: stdout, stderr: stderr, status: ExpectedStatus(status), files: files)
     }
 
     var isEmpty: Bool { stdout == nil && stderr == nil && status == nil && files.isEmpty }
@@ -57,12 +62,22 @@ package struct TestCase: Sendable, Equatable {
     package var expected = Expected()
     /// What a particular runner does differently (only the fields that differ).
     package var overrides: [String: Expected] = [:]
+    /// `points: N`: what passing it is worth (`nil`: the default, 1).
+    package var points: Double?
+    /// Comment lines inside the case, by the field line they precede (`CaseComments`).
+    package var comments = CaseComments()
+    /// Where the case and its fields are in the `.expect` file.
+    package var lines = CaseLines()
 
     package init(name: String) { self.name = name }
 
-    /// Results have been recorded for this case.
+    /// What passing it is worth.
+    package var worth: Double { points ?? 1 }
+
+    /// Results have been recorded for this case: any stream, file or status, by default or for
+    /// a runner (a case with `stdout:` and no `status:` checks its output, not its status).
     package var isRecorded: Bool {
-        expected.status != nil || !expected.files.isEmpty || overrides.values.contains { $0.status != nil || !$0.files.isEmpty }
+        !expected.isEmpty || overrides.values.contains { !$0.isEmpty }
     }
 
     /// Whether `other` gives the program the same arguments, environment, stdin and files.
@@ -70,15 +85,15 @@ package struct TestCase: Sendable, Equatable {
         arguments == other.arguments && environment == other.environment && stdin == other.stdin && inputs == other.inputs
     }
 
-    /// The expectation in force for `runner`.
+    /// The expectation in force for `runner`; a `nil` status is not checked.
     package func effective(for runner: String) -> (
-        stdout: TextLines, stderr: TextLines, status: Termination, files: [String: TextLines]
+        stdout: TextLines, stderr: TextLines, status: ExpectedStatus?, files: [String: TextLines]
     ) {
         let override = overrides[runner]
         return (
             override?.stdout ?? expected.stdout ?? TextLines(lines: []),
             override?.stderr ?? expected.stderr ?? TextLines(lines: []),
-            override?.status ?? expected.status ?? .exited(0),
+            override?.status ?? expected.status,
             expected.files.merging(override?.files ?? [:]) { $1 }
         )
     }

@@ -1,5 +1,3 @@
-import Support
-
 /// Program output as lines of bytes, with whether the last line ended in a newline; and the
 /// escaping that makes any byte sequence readable (`\r`, `\x00`, `\e`) in files and diffs.
 package struct TextLines: Sendable, Equatable {

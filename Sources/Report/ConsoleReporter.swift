@@ -33,13 +33,13 @@ package final class ConsoleReporter: Sendable {
     /// Prints one finished case; the text is made before the lock is taken.
     package func caseFinished(_ report: CaseReport) {
         var text = ""
-        for result in report.results { text += render(result, of: report) }
+        for group in ResultGroup.groups(of: report) { text += render(group, of: report) }
         if let divergence = report.divergence {
             text +=
                 console.paint("DIVERGE", .red) + " \(report.id.displayEscaped): runners disagree\n"
                 + indent(colorDiff(DisplayText.escapeLines(divergence)))
         }
-        if githubActions { text += annotations(report) }
+        if githubActions { text += GitHubAnnotations.render(report) }
         state.withLock { state in
             clearProgress(&state.progressShown)
             state.done += report.results.count
@@ -66,37 +66,6 @@ package final class ConsoleReporter: Sendable {
         state.progressShown = true
     }
 
-    /// `::error file=…,line=…::` lines for GitHub Actions, escaped as its workflow commands
-    /// require (`%`, CR and LF in the message; also `:` and `,` in properties), so no name can
-    /// end the annotation or start another.
-    private func annotations(_ report: CaseReport) -> String {
-        var text = ""
-        for result in report.results where !result.isSuccess && result.status != .skip && result.status != .interrupted {
-            let location = result.location ?? FileLocation(report.program, line: 1)
-            let message = "\(report.id.displayEscaped) [\(result.runner.displayEscaped)]: \(DisplayText.escape(result.message))"
-            let file = Self.workflowEscape(location.path.displayEscaped, property: true)
-            text += "::error file=\(file),line=\(location.line ?? 1)::\(Self.workflowEscape(message, property: false))\n"
-        }
-        return text
-    }
-
-    /// GitHub's escaping of workflow command data and properties.
-    static func workflowEscape(_ text: String, property: Bool) -> String {
-        // Scalar by scalar: as Characters, "\r\n" is one and matches neither "\r" nor "\n".
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "%": escaped += "%25"
-            case "\r": escaped += "%0D"
-            case "\n": escaped += "%0A"
-            case ":" where property: escaped += "%3A"
-            case "," where property: escaped += "%2C"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
-    }
-
     /// Prints a remark on its own line (one line, whatever names it holds).
     package func note(_ text: String) {
         state.withLock { state in
@@ -105,14 +74,16 @@ package final class ConsoleReporter: Sendable {
         }
     }
 
-    /// Prints the summary; the last line is `N passed, N failed[, N skipped][, N interrupted]`.
-    package func finish(complete: Bool, seconds: Double) {
+    /// Prints the summary; the last line is `N passed, N failed[, N skipped][, N interrupted]`. An incomplete
+    /// run says why (`reason`) and how many results are missing.
+    package func finish(complete: Bool, seconds: Double, reason: String? = nil, extra: [String] = []) {
         state.withLock { state in
             clearProgress(&state.progressShown)
-            var lines: [String] = []
+            var lines = extra
             if !complete {
                 let missing = total - state.done
-                lines.append("run incomplete: not every case ran" + (missing > 0 ? " (\(missing) of \(total) did not run)" : ""))
+                let counted = missing > 0 ? " (\(missing) of \(total) did not run)" : ""
+                lines.append("run incomplete: not every case ran" + counted + (reason.map { ": " + $0 } ?? ""))
             }
             if let detail = state.tally.detailLine { lines.append(detail) }
             lines.append("time: \(String(format: "%.2f", seconds)) s")
@@ -121,8 +92,9 @@ package final class ConsoleReporter: Sendable {
         }
     }
 
-    private func render(_ result: RunnerResult, of report: CaseReport) -> String {
-        let head = "\(report.id.displayEscaped) [\(result.runner.displayEscaped)]"
+    private func render(_ group: ResultGroup, of report: CaseReport) -> String {
+        let result = group.result
+        let head = "\(report.id.displayEscaped) [\(group.runnerList.displayEscaped)]"
         let message = DisplayText.escape(result.message)
         let milliseconds = String(format: "%.0f ms", result.duration * 1000)
         switch result.status {

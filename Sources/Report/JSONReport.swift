@@ -10,11 +10,30 @@ package enum JSONReport {
         var complete: Bool
         var durationSeconds: Double
         var summary: Summary
+        var scores: ScoreSummary
         var results: [Entry]
     }
 
+    /// Counts of results; `failed`, `errors` and `timeouts` are apart (the console's
+    /// "N failed" is their sum), and `not_run` counts the results a stopped run never got to.
     struct Summary: Codable {
-        var passed, failed, skipped, errors, timeouts, expectedFailures, divergences, interrupted: Int
+        var passed, failed, skipped, errors, timeouts, expectedFailures, divergences, interrupted, notRun, skippedFiles: Int
+    }
+
+    struct ScoreSummary: Codable {
+        struct Path: Codable {
+            var path: String
+            var score, maxScore: Double
+            var programs: [Program]
+        }
+
+        struct Program: Codable {
+            var program: String
+            var score, maxScore: Double
+        }
+
+        var score, maxScore: Double
+        var paths: [Path]
     }
 
     struct Entry: Codable {
@@ -79,7 +98,11 @@ package enum JSONReport {
     /// Output kept per stream in the report, as exercism's runner does.
     static let outputExcerpt = 500
 
-    package static func render(_ outcome: SuiteOutcome, seconds: Double) throws -> String {
+    /// The report of a run; `expected` is the number of results a complete run has,
+    /// `skippedFiles` the files discovery did not take as programs.
+    package static func render(_ outcome: SuiteOutcome, seconds: Double, scores: Scores, expected: Int, skippedFiles: Int) throws
+        -> String
+    {
         var tally = Tally()
         outcome.reports.forEach { tally.add($0) }
         let entries = outcome.reports.flatMap { report in
@@ -99,13 +122,21 @@ package enum JSONReport {
         let document = Document(
             complete: outcome.complete, durationSeconds: seconds,
             summary: Summary(
-                passed: tally.passed, failed: tally.failed, skipped: tally.skipped, errors: tally.errors,
-                timeouts: tally.timeouts, expectedFailures: tally.expectedFailures, divergences: tally.divergences,
-                interrupted: tally.interrupted),
+                passed: tally.passed, failed: tally.failed - tally.errors - tally.timeouts, skipped: tally.skipped,
+                errors: tally.errors, timeouts: tally.timeouts, expectedFailures: tally.expectedFailures,
+                divergences: tally.divergences, interrupted: tally.interrupted, notRun: max(0, expected - tally.results),
+                skippedFiles: skippedFiles),
+            scores: ScoreSummary(
+                score: scores.score, maxScore: scores.maxScore,
+                paths: scores.roots.map { root in
+                    ScoreSummary.Path(
+                        path: root.path, score: root.score, maxScore: root.maxScore,
+                        programs: root.programs.map { ScoreSummary.Program(program: $0.name, score: $0.score, maxScore: $0.maxScore) })
+                }),
             results: entries)
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
     }
 

@@ -19,6 +19,9 @@ package struct Tally: Sendable, Equatable {
     /// Ended by an interrupt: neither passed nor failed.
     package var interrupted = 0
 
+    /// Every result counted (passed + failed + skipped + interrupted).
+    package var results: Int { passed + failed + skipped + interrupted }
+
     package init() {}
 
     /// Adds a case's results.

@@ -1,5 +1,4 @@
 import Glibc
-import Support
 
 /// What `execve(2)` accepts, so that a refusal (E2BIG) can say what was too large: each argument
 /// or environment string at most MAX_ARG_STRLEN (32 pages: 128 KiB with 4 KiB pages), and all of

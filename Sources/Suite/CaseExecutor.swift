@@ -53,7 +53,8 @@ struct CaseExecutor: Sendable {
         if verdict.status != .interrupted { verdict.observation = observation }
         verdict.duration = result.duration
         verdict.buildRemarks = artifact.remarks
-        verdict.location = FileLocation(test.path, line: 1)
+        let stream = verdict.status == .timeout ? "status" : verdict.diffs.first?.stream
+        verdict.location = test.location(of: testCase, stream: stream, runner: runner.name)
         if case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal),
             !verdict.isSuccess || configuration.explainsExpectedCrashes
         {

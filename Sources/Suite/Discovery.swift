@@ -24,7 +24,14 @@ struct Discovery {
     /// The programs found and the problems met, each naming its path.
     struct Found {
         var programs: [Location] = []
+        /// For each program, the index of the path given that it was found under.
+        var roots: [Int] = []
+        /// How many programs were found under each path given, before a program found under
+        /// two of them was kept for the first alone.
+        var foundPerRoot: [Int] = []
         var skipped: [(path: String, reason: String)] = []
+        /// The skipped files no program uses either (`.s` files, C files without `main`).
+        var ignored: [String] = []
         var problems: [FileError] = []
         var missing = 0
         /// `AtomicFile` temporary files seen beside the sources (`.x.expect.asmrun-XXXXXX`), as
@@ -35,7 +42,12 @@ struct Discovery {
     static func find(_ paths: [String]) -> Found {
         var found = Found()
         var visited = Set<[UInt64]>()
-        for path in paths {
+        for (root, path) in paths.enumerated() {
+            let before = found.programs.count
+            defer {
+                found.roots += Array(repeating: root, count: found.programs.count - before)
+                found.foundPerRoot.append(found.programs.count - before)
+            }
             var info = stat()
             guard stat(path, &info) == 0 else {
                 let reason = errno == ELOOP ? "is a symlink loop" : "does not exist"
@@ -52,7 +64,9 @@ struct Discovery {
             }
         }
         var seen = Set<String>()
-        found.programs = found.programs.filter { seen.insert(ProgramFolder.standardize($0.path)).inserted }
+        let kept = found.programs.indices.filter { seen.insert(ProgramFolder.standardize(found.programs[$0].path)).inserted }
+        found.programs = kept.map { found.programs[$0] }
+        found.roots = kept.map { found.roots[$0] }
         return found
     }
 
@@ -95,6 +109,7 @@ struct Discovery {
                 found.programs.append(.file(path))
             } else if let reason = skipReason(name) {
                 found.skipped.append((path, reason))
+                if !["inc", "mac"].contains(PathName.pathExtension(of: name).lowercased()) { found.ignored.append(path) }
             }
         }
     }

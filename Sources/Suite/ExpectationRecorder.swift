@@ -21,6 +21,9 @@ struct ExpectationRecorder: Sendable {
         var skipped: [String: String] = [:]
         /// Cases left as they were because a runner could not run them (its error says why).
         var passedOver: [String: String] = [:]
+        /// What to say out loud about what was recorded: crashes recorded as expected,
+        /// runners that disagree.
+        var remarks: [String] = []
     }
 
     /// The folder whose lock (`FolderLock`) recording into `program`'s file needs: the one the
@@ -49,15 +52,17 @@ struct ExpectationRecorder: Sendable {
             }
             return observations.isEmpty ? nil : (entry.testCase, observations)
         }
-        var outcome = recordable.isEmpty ? Outcome() : try merge(recordable, into: program.expectationPath, ranWith: program.expectations)
+        var outcome = recordable.isEmpty ? Outcome() : try merge(recordable, of: program)
         outcome.passedOver = passedOver
         return outcome
     }
 
     /// Reads the file as it is now, records into it and replaces it when that changes it.
     private func merge(
-        _ recordable: [(TestCase, [(runner: String, observation: Observation)])], into path: String, ranWith snapshot: ExpectationFile
+        _ recordable: [(TestCase, [(runner: String, observation: Observation)])], of program: TestProgram
     ) throws -> Outcome {
+        let path = program.expectationPath
+        let snapshot = program.expectations
         let current: ExpectationFile?
         do {
             current = try ExpectationFile.load(path)
@@ -78,7 +83,12 @@ struct ExpectationRecorder: Sendable {
                 outcome.skipped[ran.name] = "it was removed from \(FileLocation(path)) while it ran"
                 continue
             }
+            let old = file.cases.first { $0.name == ran.name }
             file.record(caseNamed: ran.name, observations: observations)
+            let new = file.cases.first { $0.name == ran.name }
+            outcome.remarks += (new?.recordingRemarks(since: old, baseline: observations[0].runner) ?? []).map {
+                "\(program.id(of: ran.name)) [\($0.runner)]: \($0.text)"
+            }
         }
         // Unchanged content is never rewritten, whatever its layout (CRLF, spacing, comments).
         guard outcome.skipped.count < recordable.count, file != current else { return outcome }

@@ -41,10 +41,11 @@ final class ReportSequencer: Sendable {
         }
     }
 
-    /// Everything handed on, then what finished after a gap left by cancelled cases.
-    func collected() -> [CaseReport] {
+    /// What was handed on, and what finished after a gap left by cancelled cases (never handed
+    /// on), with its report index.
+    func collected() -> (emitted: [CaseReport], late: [(index: Int, report: CaseReport)]) {
         state.withLock { state in
-            state.emitted + state.finished.keys.sorted().map { state.finished[$0]! }
+            (state.emitted, state.finished.keys.sorted().map { ($0, state.finished[$0]!) })
         }
     }
 }

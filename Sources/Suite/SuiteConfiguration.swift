@@ -20,8 +20,12 @@ package struct SuiteConfiguration: Sendable {
 
 /// What a finished (or interrupted) suite produced.
 package struct SuiteOutcome: Sendable {
-    /// Every case that completed, in report order.
+    /// Every case that completed (or that some runners finished before the run stopped), in
+    /// report order.
     package var reports: [CaseReport]
+    /// The last of `reports`, never handed to `emit`: cases that finished after a gap left by
+    /// cases that did not run (`--fail-fast`, an interrupt); the console prints them at the end.
+    package var unshown: [CaseReport] = []
     /// False when the run was interrupted or stopped by `--fail-fast` before every case ran.
     package var complete: Bool
     /// Expectation files written by `--update`.

@@ -50,6 +50,7 @@ extension SuiteRunner {
         do {
             let outcome = try ExpectationRecorder().record(programs[index], cases)
             if let path = outcome.written { state.withLock { $0.updatedFiles.append(path) } }
+            for remark in outcome.remarks { note("warning: \(remark)") }
             guard !outcome.skipped.isEmpty || !outcome.passedOver.isEmpty else { return }
             revise([index]) { result, caseName in
                 if let reason = outcome.skipped[caseName] { return Judge.notRecorded(result, because: reason, failing: true) }

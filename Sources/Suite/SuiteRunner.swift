@@ -101,10 +101,28 @@ package final class SuiteRunner: Sendable {
             pool.submit { [self] in buildAndSchedule(index, pool) }
         }
         pool.run()
-        let reports = configuration.recording ? commitRecordings() : sequencer.collected()
         timings.save(programDurations())
-        let complete = state.withLock { reports.count == $0.slots.count && $0.programRemaining.allSatisfy { $0 == 0 } }
-        return SuiteOutcome(reports: reports, complete: complete, updatedFiles: state.withLock { $0.updatedFiles.sorted() })
+        let (emitted, late) = configuration.recording ? (commitRecordings(), []) : sequencer.collected()
+        let unshown = (late + partialReports()).sorted { $0.index < $1.index }.map(\.report)
+        let complete = state.withLock { emitted.count + late.count == $0.slots.count && $0.programRemaining.allSatisfy { $0 == 0 } }
+        return SuiteOutcome(
+            reports: emitted + unshown, unshown: unshown, complete: complete, updatedFiles: state.withLock { $0.updatedFiles.sorted() })
+    }
+
+    /// Cases some of whose runners finished before the run stopped (`--fail-fast`, an
+    /// interrupt): what they did is reported, with the runners that ran.
+    private func partialReports() -> [(index: Int, report: CaseReport)] {
+        state.withLock { state in
+            state.slots.indices.compactMap { index in
+                let slot = state.slots[index]
+                let results = slot.results.compactMap { $0 }
+                guard slot.remaining > 0, !results.isEmpty else { return nil }
+                let report = CaseReport(
+                    program: programs[slot.program].path, caseName: slot.testCase.name, results: results,
+                    divergence: Divergence.describe(results), buildDuration: slot.buildDuration)
+                return (index, report)
+            }
+        }
     }
 
     /// Build plus run time per program that ran completely.
@@ -125,7 +143,9 @@ package final class SuiteRunner: Sendable {
         let test = programs[index]
         guard !isCancelled else { return }
         guard let program = test.program, test.problem == nil else {
-            failAll(index, RunnerResult(runner: "", status: .error, message: test.problem ?? "cannot be loaded"))
+            var result = RunnerResult(runner: "", status: .error, message: test.problem ?? "cannot be loaded")
+            result.location = test.problemLocation
+            failAll(index, result)
             return
         }
         let start = monotonicSeconds()
@@ -146,7 +166,9 @@ package final class SuiteRunner: Sendable {
             failAll(index, result)
             return
         } catch {
-            failAll(index, RunnerResult(runner: "", status: .error, message: "\(error)"))
+            var result = RunnerResult(runner: "", status: .error, message: "\(error)")
+            result.location = FileLocation(test.path, line: 1)
+            failAll(index, result)
             return
         }
         let buildDuration = built.seconds
@@ -192,10 +214,12 @@ package final class SuiteRunner: Sendable {
 
     private func failAll(_ index: Int, _ template: RunnerResult) {
         for slot in slotRanges[index] {
+            let testCase = state.withLock { $0.slots[slot].testCase }
             for (runnerIndex, runner) in (runners[programs[index].format] ?? []).enumerated() {
                 var result = template
                 result.runner = runner.name
-                if result.location == nil { result.location = FileLocation(programs[index].path, line: 1) }
+                // A program that could not be read (or that a submission lacks): the case's line.
+                if result.location == nil { result.location = programs[index].location(of: testCase, stream: nil, runner: runner.name) }
                 complete(slot, runnerIndex, result)
             }
         }

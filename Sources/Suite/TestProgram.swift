@@ -18,6 +18,10 @@ package struct TestProgram: Sendable {
     package var expectations = ExpectationFile()
     /// Why the program cannot run, one line naming the file.
     package var problem: String?
+    /// The file and line the problem is at (a malformed `.expect` line), for annotations.
+    package var problemLocation: FileLocation?
+    /// The path given on the command line that it was found under: scores are per root.
+    package var root: String
 
     /// Names of the cases `--filter` selected; `nil` runs them all. The expectation file itself
     /// keeps every case, so `--update` of a selection never drops the others.
@@ -45,18 +49,14 @@ package struct TestProgram: Sendable {
     }
 
     /// Loads a file program; problems are kept, not thrown.
-    package init(path: String) { self.init(Discovery.Location.file(path)) }
+    package init(path: String) { self.init(Discovery.Location.file(path), root: path) }
 
-    /// Loads the program at `location`, then its expectations.
-    init(_ location: Discovery.Location) {
+    /// Loads the program at `location`, then its expectations: from beside it, or from
+    /// `expectationBase` + `.expect` (a reference folder's).
+    init(_ location: Discovery.Location, root: String, expectationBase: String? = nil) {
         path = location.path
-        let base: String
-        switch location {
-        case .file(let file): base = PathName.removingExtension(file)
-        case .folder(let folder):
-            let name = PathName.lastComponent(of: ProgramFolder.standardize(folder))
-            base = (folder.hasSuffix("/") ? folder : folder + "/") + name
-        }
+        self.root = root
+        let base = expectationBase ?? Self.expectationBase(of: location)
         expectationPath = base + ".expect"
         fileFolder = Files.isDirectory(base + ".files") ? base + ".files" : nil
         do {
@@ -67,7 +67,37 @@ package struct TestProgram: Sendable {
             if let file = try ExpectationFile.load(expectationPath) { expectations = file }
         } catch {
             problem = "\(error)"
+            problemLocation = (error as? any AsmRunError)?.location
         }
+    }
+
+    /// `NAME` for `NAME.asm`, `FOLDER/FOLDER` for a folder: its expectations are that + `.expect`.
+    static func expectationBase(of location: Discovery.Location) -> String {
+        switch location {
+        case .file(let file): return PathName.removingExtension(file)
+        case .folder(let folder):
+            let name = PathName.lastComponent(of: ProgramFolder.standardize(folder))
+            return (folder.hasSuffix("/") ? folder : folder + "/") + name
+        }
+    }
+
+    /// A program the reference expects that the submission under `root` does not have: its
+    /// cases (and their points) are errors, so the score counts them.
+    init(missing path: String, root: String, expectations file: ExpectationFile, expectationPath: String) {
+        self.path = path
+        self.root = root
+        self.expectationPath = expectationPath
+        fileFolder = nil
+        expectations = file
+        problem = "missing: \(root) has no such program (the reference's \(expectationPath) is for it)"
+    }
+
+    /// Where a CI annotation about `testCase` points: the line of its `.expect` with the field
+    /// that failed for `runner` (the case's own line when that field is not written), or the
+    /// first line of the program's main source when the case is in no file yet.
+    func location(of testCase: TestCase, stream: String?, runner: String) -> FileLocation {
+        if let line = testCase.lines.line(of: stream, runner: runner) { return FileLocation(expectationPath, line: line) }
+        return FileLocation(program?.files.first ?? path, line: 1)
     }
 
     /// The object format its runners are chosen by (the build may still find it is elf32).
@@ -81,50 +111,88 @@ package struct TestProgram: Sendable {
     }
 }
 
-/// Picks the programs of a suite: discovery, helper files, sharding.
+/// Picks the programs of a suite: discovery, helper files, a reference's expectations.
 package struct TestSuite: Sendable {
-    /// The programs in report order.
+    /// The paths given without those another one given already covers (the same path twice, a
+    /// folder or file inside another), so each program has one root and a submission's score
+    /// counts each program once.
+    static func outermost(_ paths: [String]) -> [String] {
+        let standard = paths.map(ProgramFolder.standardize)
+        return paths.indices.filter { index in
+            // A path that does not exist is never covered: discovery names it.
+            !Files.exists(paths[index])
+                || !standard.indices.contains { other in
+                    other != index
+                        && (standard[other] == standard[index] ? other < index : standard[index].hasPrefix(standard[other] + "/"))
+                }
+        }.map { paths[$0] }
+    }
+
+    /// The programs in report order (grouped by the path given that they were found under).
     package var programs: [TestProgram]
     /// Paths that could not even be searched (missing, symlink loops), one line each.
     package var problems: [FileError]
-    /// Files that look like sources but are not programs, with the reason.
+    /// Folders given on the command line that hold no program at all, one line each.
+    package var emptyPaths: [FileError] = []
+    /// Files that look like sources but are not programs of their own, with the reason.
     package var skipped: [(path: String, reason: String)]
+    /// The skipped files that are not parts of a program either (`.s` files, C files without
+    /// `main`, programs a reference has no expectations for): counted in every run.
+    package var ignored: [String]
     /// How many of the paths given do not exist (a usage error).
     package var missingPaths: Int
     /// Temporary files of `.expect` rewrites found beside the sources, as (folder, name): a run
     /// that died while writing may have left them (see `AtomicFile.removeAbandoned`).
     package var temporaryFiles: [(folder: String, name: String)]
 
+    /// The paths given, in order: programs are scored per path.
+    package let roots: [String]
+
     /// Discovers and loads the programs under `paths`, handing each to `loaded` as soon as it is
-    /// read (before the parts of other programs are told apart and the shard is taken).
-    package init(paths: [String], shard: (index: Int, count: Int)? = nil, loaded onLoad: (TestProgram) -> Void = { _ in }) {
+    /// read (before the parts of other programs are told apart; a program a reference has no
+    /// expectations for is not handed on). With a `reference`, each program's expectations are
+    /// the reference's, and a program it expects that a folder lacks is an error of that folder.
+    package init(paths given: [String], reference: Reference? = nil, loaded onLoad: (TestProgram) -> Void = { _ in }) {
+        let paths = Self.outermost(given)
         let found = Discovery.find(paths)
+        roots = paths
         problems = found.problems
         missingPaths = found.missing
         temporaryFiles = found.temporaryFiles
         skipped = found.skipped
-        var loaded = found.programs.map { location in
-            let program = TestProgram(location)
-            onLoad(program)
-            return program
+        ignored = found.ignored
+        let folders = reference == nil ? [] : paths.map(Files.isDirectory)
+        var loaded = zip(found.programs, found.roots).map { location, root in
+            let base = reference.flatMap { $0.base(for: Reference.key(of: location, under: paths[root], isFolder: folders[root])) }
+            let program = TestProgram(location, root: paths[root], expectationBase: base)
+            if reference == nil || base != nil { onLoad(program) }
+            return (program: program, root: root, referenced: base != nil)
         }
         // A file another program includes or names with `with` is a part, not a program.
-        let helpers = Set(loaded.flatMap(\.helperPaths).map(ProgramFolder.standardize))
+        let helpers = Set(loaded.flatMap(\.program.helperPaths).map(ProgramFolder.standardize))
         var parts: [(path: String, reason: String)] = []
-        loaded.removeAll { program in
+        let part = "part of another program (included, or named with `with`)"
+        loaded.removeAll { entry in
+            let program = entry.program
             let standard = ProgramFolder.standardize(program.path)
             if program.program?.settings.includeOnly == true {
                 parts.append((program.path, "marked include-only"))
                 return true
             }
             guard helpers.contains(standard) else { return false }
-            parts.append((program.path, "part of another program (included, or named with `with`)"))
+            parts.append((program.path, part))
             return true
         }
         skipped += parts
-        if let shard {
-            loaded = loaded.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
+        // A `.s` or C file a program names with `with` is one of its parts too.
+        let named = Set(ignored.filter { helpers.contains(ProgramFolder.standardize($0)) })
+        skipped = skipped.map { named.contains($0.path) ? ($0.path, part) : $0 }
+        ignored.removeAll { named.contains($0) }
+        var byRoot = Array(repeating: [(program: TestProgram, referenced: Bool)](), count: paths.count)
+        for entry in loaded { byRoot[entry.root].append((entry.program, entry.referenced)) }
+        programs = []
+        for (root, entries) in byRoot.enumerated() {
+            programs += group(entries, root: paths[root], discovered: found.foundPerRoot[root], reference: reference)
         }
-        programs = loaded
     }
 }

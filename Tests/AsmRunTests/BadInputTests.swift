@@ -61,7 +61,7 @@ struct BadInputTests {
         #expect(lines.filter { $0.hasPrefix("::") }.count == 1, "one annotation, no forged ::warning: \(everything)")
         #expect(everything.contains("FAIL  \(directory)/x\\nPASS  everything.asm\\n::warning::forged.asm:\\e[2Jclear [qemu]"))
         let annotation = try #require(lines.first { $0.hasPrefix("::error") })
-        #expect(annotation.hasPrefix("::error file=\(directory)/x\\nPASS  everything.asm\\n%3A%3Awarning%3A%3Aforged.asm,line=1::"))
+        #expect(annotation.hasPrefix("::error file=\(directory)/x\\nPASS  everything.asm\\n%3A%3Awarning%3A%3Aforged.expect,line=1,title="))
         let xml = try XMLDocument(contentsOf: URL(fileURLWithPath: directory + "/r.xml"))
         let testcase = try #require(try xml.nodes(forXPath: "//testcase").first as? XMLElement)
         #expect(testcase.attribute(forName: "name")?.stringValue == "\\e[2Jclear [qemu]")

@@ -2,7 +2,6 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import Build
 @testable import Support
 
 /// The cache touches only a folder asmrun tagged as its own, and in it only names it made.

@@ -5,6 +5,7 @@ import Testing
 @testable import CLI
 @testable import Run
 @testable import Sandbox
+@testable import Suite
 @testable import Support
 
 /// The nasm, ld, cc and qemu command lines, built without spawning anything.
@@ -92,7 +93,7 @@ import Testing
         let options = try TestOptions(parsing: ["--runner", "all,box64", "-j", "3", "--shard", "2/4", "--filter", "hello", "suite"])
         #expect(options.runners == [.native, .qemu, .custom("box64")])
         #expect(options.jobs == 3)
-        #expect(options.shard! == (2, 4))
+        #expect(options.shard == Shard(index: 2, count: 4))
         #expect(options.paths == ["suite"])
         #expect(try TestOptions(parsing: []).paths == ["asm"])
         #expect(throws: UsageError.self) { try TestOptions(parsing: ["--shard", "5/4"]) }

@@ -91,8 +91,8 @@ import Testing
     }
 
     @Test func annotationsCannotBeEndedOrForgedByAName() {
-        #expect(ConsoleReporter.workflowEscape("a,b:c%\nd", property: true) == "a%2Cb%3Ac%25%0Ad")
-        #expect(ConsoleReporter.workflowEscape("50% done\r\n::warning::x\n", property: false) == "50%25 done%0D%0A::warning::x%0A")
+        #expect(GitHubAnnotations.escape("a,b:c%\nd", property: true) == "a%2Cb%3Ac%25%0Ad")
+        #expect(GitHubAnnotations.escape("50% done\r\n::warning::x\n", property: false) == "50%25 done%0D%0A::warning::x%0A")
     }
 
     @Test func aFileNamedLikeAnOptionGetsTheDotSlashFix() throws {

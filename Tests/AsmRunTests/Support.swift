@@ -54,6 +54,31 @@ enum Fixture {
     /// The host is x86_64, so the native runner exists.
     static let nativeHost = Host(environment: [:]).runsX86_64
 
+    /// The runner x86 programs run under here.
+    static var runner: String { nativeHost ? "native" : "qemu" }
+
+    /// A program that prints `hello` and exits 0.
+    static let hello = """
+        global _start
+        _start:
+            mov eax, 1
+            mov edi, 1
+            lea rsi, [rel msg]
+            mov edx, 6
+            syscall
+            mov eax, 60
+            xor edi, edi
+            syscall
+        section .data
+        msg: db "hello", 10
+
+        """
+
+    /// A JSON object read from `path`.
+    static func json(_ path: String) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    }
+
     /// Processes of a process group that are still alive (zombies waiting for a reaper do not count).
     static func liveProcesses(inGroup group: pid_t) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []

@@ -105,9 +105,9 @@ struct UpdateSafetyTests {
         let file = try #require(try ExpectationFile.load(suite + "/hello.expect"))
         #expect(file.header == ["# edited by hand"])
         #expect(file.cases.map(\.name) == ["a", "b", "c"])
-        #expect(file.cases[0].expected.status == .exited(0), "a was recorded")
-        #expect(file.cases[1].arguments == ["B", "changed"] && file.cases[1].expected.status == .exited(9), "b as edited")
-        #expect(file.cases[2].arguments == ["by", "hand"] && file.cases[2].expected.status == .exited(5), "c as added")
+        #expect(file.cases[0].expected.status == ExpectedStatus(.exited(0)), "a was recorded")
+        #expect(file.cases[1].arguments == ["B", "changed"] && file.cases[1].expected.status == ExpectedStatus(.exited(9)), "b as edited")
+        #expect(file.cases[2].arguments == ["by", "hand"] && file.cases[2].expected.status == ExpectedStatus(.exited(5)), "c as added")
     }
 
     @Test(arguments: ["file", "folder"])

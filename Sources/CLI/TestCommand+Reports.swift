@@ -1,0 +1,71 @@
+import Report
+import Suite
+import Support
+
+extension TestCommand {
+    /// Cases the console has not shown yet, the reports, the scores, the summary, the step
+    /// summary on GitHub, and the exit status.
+    func finish(
+        _ outcome: SuiteOutcome, _ suite: TestSuite, _ reporter: ConsoleReporter, interrupted: Bool, seconds: Double, expected: Int
+    ) -> Int32 {
+        for report in outcome.unshown { reporter.caseFinished(report) }
+        for path in outcome.updatedFiles { reporter.note("updated \(path)") }
+        let tally = reporter.tally
+        let shown = showsScores(suite)
+        // Scored only when something shows them: a plain run pays nothing for grading.
+        let scores = shown || options.jsonPath != nil || options.gradescopePath != nil ? Scores(suite, reports: outcome.reports) : Scores()
+        var exitStatus = tally.failed > 0 ? ExitCode.failure : ExitCode.success
+        var remarks: [String] = []
+        if !suite.problems.isEmpty {
+            remarks.append("\(suite.problems.count) path\(suite.problems.count == 1 ? "" : "s") could not be searched (named above)")
+        }
+        if !suite.emptyPaths.isEmpty {
+            remarks.append("\(suite.emptyPaths.count) path\(suite.emptyPaths.count == 1 ? " holds" : "s hold") no programs (named above)")
+        }
+        if !remarks.isEmpty { exitStatus = max(exitStatus, ExitCode.failure) }
+        for remark in remarks { reporter.note(remark) }
+        let reports: [(String?, () throws -> String)] = [
+            (options.junitPath, { JUnitReport.render(outcome, seconds: seconds) }),
+            (
+                options.jsonPath,
+                { try JSONReport.render(outcome, seconds: seconds, scores: scores, expected: expected, skippedFiles: suite.ignored.count) }
+            ),
+            (
+                options.gradescopePath,
+                {
+                    let incomplete = outcome.complete ? [] : ["run incomplete: not every case ran"]
+                    return try GradescopeReport.render(scores, tally: tally, seconds: seconds, remarks: incomplete + remarks)
+                }
+            ),
+        ]
+        for case (let path?, let render) in reports where !write(render, to: path) { exitStatus = ExitCode.usage }
+        let reason =
+            interrupted ? "interrupted" : options.failFast ? "stopped by --fail-fast after the first failure" : nil
+        let scoreLines = shown ? scores.lines : []
+        reporter.finish(complete: outcome.complete, seconds: seconds, reason: reason, extra: scoreLines)
+        if let path = context.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
+            let sections = scoreLines.isEmpty ? [] : [StepSummary.scoreTable(scores)]
+            let text = StepSummary.render(outcome.reports, tally: tally, complete: outcome.complete, seconds: seconds, sections: sections)
+            do { try Files.append(Array(text.utf8), to: path) } catch { Diagnostics.show(error, console: context.console) }
+        }
+        if interrupted { return ExitCode.interrupted }
+        if !outcome.complete && exitStatus == ExitCode.success { exitStatus = ExitCode.failure }
+        return exitStatus
+    }
+
+    /// Scores are printed when grading: several paths, a reference, or points in the cases.
+    private func showsScores(_ suite: TestSuite) -> Bool {
+        suite.roots.count > 1 || options.referencePath != nil || suite.programs.contains { $0.cases.contains { $0.points != nil } }
+    }
+
+    private func write(_ render: () throws -> String, to path: String) -> Bool {
+        do {
+            AtomicFile.removeAbandoned(besides: path)
+            try AtomicFile.write(Array(try render().utf8), to: path)
+            return true
+        } catch {
+            Diagnostics.show(error, console: context.console)
+            return false
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Sandbox
+
+/// What a case's `status:` line accepts: one status (`exit 0`, `signal SIGSEGV`, `timeout`),
+/// a set of them (`exit 0 | exit 1`), any exit code (`exit any`), or anything the program can
+/// do by itself (`any`: every exit and every signal, but not a timeout, which is asmrun's
+/// doing; write `any | timeout` to accept that too).
+package struct ExpectedStatus: Sendable, Equatable, CustomStringConvertible {
+    /// One alternative of the set.
+    package enum Alternative: Sendable, Equatable {
+        case status(Termination)
+        case anyExit
+        case any
+    }
+
+    /// At least one; the status is accepted when any of them accepts it.
+    package let alternatives: [Alternative]
+
+    /// Exactly one status.
+    package init(_ status: Termination) { alternatives = [.status(status)] }
+
+    package init(alternatives: [Alternative]) { self.alternatives = alternatives }
+
+    /// `any`.
+    package static let any = ExpectedStatus(alternatives: [.any])
+
+    /// Whether a program that ended with `status` meets the expectation.
+    package func accepts(_ status: Termination) -> Bool {
+        alternatives.contains { alternative in
+            switch alternative {
+            case .status(let expected): expected == status
+            case .anyExit: if case .exited = status { true } else { false }
+            case .any: status != .timedOut
+            }
+        }
+    }
+
+    /// The one status it names, when it names exactly one.
+    package var single: Termination? {
+        guard alternatives.count == 1, case .status(let status) = alternatives[0] else { return nil }
+        return status
+    }
+
+    /// The `.expect` form: `exit 0 | exit 1`.
+    package var description: String {
+        alternatives.map { alternative in
+            switch alternative {
+            case .status(let status): status.summary
+            case .anyExit: "exit any"
+            case .any: "any"
+            }
+        }.joined(separator: " | ")
+    }
+
+    /// Parses `exit 3`, `signal SIGSEGV`, `timeout`, `exit any`, `any`, or several of them
+    /// separated by `|`; `nil` when any part is none of these.
+    package static func parse(_ text: String) -> ExpectedStatus? {
+        var alternatives: [Alternative] = []
+        for part in text.split(separator: "|", omittingEmptySubsequences: false) {
+            let words = part.split(separator: " ")
+            let alternative: Alternative?
+            switch (words.first, words.count) {
+            case ("any", 1): alternative = .any
+            case ("exit", 2) where words[1] == "any": alternative = .anyExit
+            default: alternative = ExpectationFile.parseStatus(words.joined(separator: " ")).map(Alternative.status)
+            }
+            guard let alternative else { return nil }
+            if !alternatives.contains(alternative) { alternatives.append(alternative) }
+        }
+        return alternatives.isEmpty ? nil : ExpectedStatus(alternatives: alternatives)
+    }
+}

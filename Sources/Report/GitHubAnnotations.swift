@@ -1,0 +1,57 @@
+import Compare
+import Suite
+import Support
+
+/// GitHub Actions workflow commands for failures: `::error file=…,line=…,title=…::message`,
+/// pointing at the `.expect` line of the field that failed (the first error line of a build
+/// failure), with the first lines of the diff in the message.
+package enum GitHubAnnotations {
+    /// Diff lines carried in one annotation (GitHub shows a few; the log has the rest).
+    static let diffLines = 12
+
+    /// One annotation per failure of `report` (identical failures of several runners once).
+    package static func render(_ report: CaseReport) -> String {
+        var text = ""
+        for group in ResultGroup.groups(of: report) where group.result.isFailure {
+            let result = group.result
+            let location = result.location ?? FileLocation(report.program, line: 1)
+            let title = "\(report.id.displayEscaped) [\(group.runnerList.displayEscaped)]"
+            let body = ([DisplayText.escape(result.message)] + excerpt(result).map(DisplayText.escape)).joined(separator: "\n")
+            text += "::error file=\(escape(location.path.displayEscaped, property: true)),line=\(location.line ?? 1)"
+            text += ",title=\(escape(title, property: true))::\(escape(body, property: false))\n"
+        }
+        return text
+    }
+
+    /// The first lines of the diffs (or of the tool's output, for a build failure).
+    static func excerpt(_ result: RunnerResult) -> [String] {
+        var lines: [String] = []
+        for diff in result.diffs {
+            lines.append(diff.stream + ":")
+            lines += diff.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty }
+        }
+        if lines.isEmpty && !result.detail.isEmpty {
+            lines = result.detail.split(separator: "\n").map(String.init)
+        }
+        guard lines.count > diffLines else { return lines }
+        return lines.prefix(diffLines) + ["… \(lines.count - diffLines) more lines in the log"]
+    }
+
+    /// GitHub's escaping of workflow command data (`%`, CR, LF) and properties (also `:`, `,`),
+    /// so no text can end the annotation or start another command.
+    static func escape(_ text: String, property: Bool) -> String {
+        // Scalar by scalar: as Characters, "\r\n" is one and matches neither "\r" nor "\n".
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "%": escaped += "%25"
+            case "\r": escaped += "%0D"
+            case "\n": escaped += "%0A"
+            case ":" where property: escaped += "%3A"
+            case "," where property: escaped += "%2C"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+}

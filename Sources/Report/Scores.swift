@@ -1,0 +1,113 @@
+import Compare
+import Suite
+
+/// Points earned per case, program and path given on the command line. A case earns its
+/// `points:` (default 1) when it passed under every runner that ran it (an expected failure
+/// counts as passed, as in the summary); a case skipped under every runner is not scored; a
+/// case that did not run (`--fail-fast`, an interrupt) or a program that did not build earns 0.
+package struct Scores: Sendable {
+    /// One scored case.
+    package struct Case: Sendable {
+        package enum Outcome: Sendable, Equatable { case passed, failed, notRun, skipped }
+        /// `hello.asm:default`, relative to the path given (prefixed with it when several were).
+        package var name: String
+        package var score: Double
+        package var maxScore: Double
+        package var outcome: Outcome
+        /// What the runners did, when the case ran.
+        package var report: CaseReport?
+    }
+
+    /// One program's cases.
+    package struct Program: Sendable {
+        /// Relative to the path given (its own name when the path is the program).
+        package var name: String
+        package var cases: [Case]
+        package var score: Double { cases.reduce(0) { $0 + $1.score } }
+        package var maxScore: Double { cases.reduce(0) { $0 + $1.maxScore } }
+    }
+
+    /// One path given on the command line (a submission).
+    package struct Root: Sendable {
+        package var path: String
+        package var programs: [Program]
+        package var score: Double { programs.reduce(0) { $0 + $1.score } }
+        package var maxScore: Double { programs.reduce(0) { $0 + $1.maxScore } }
+    }
+
+    package var roots: [Root]
+    package var score: Double { roots.reduce(0) { $0 + $1.score } }
+    package var maxScore: Double { roots.reduce(0) { $0 + $1.maxScore } }
+    package var cases: [Case] { roots.flatMap { $0.programs.flatMap(\.cases) } }
+
+    /// No scores.
+    package init() { roots = [] }
+
+    /// Scores the cases of `suite` from the reports of a run.
+    package init(_ suite: TestSuite, reports: [CaseReport]) {
+        var byID: [String: CaseReport] = [:]
+        for report in reports { byID[report.id] = report }
+        let several = suite.roots.count > 1
+        let byRoot = Dictionary(grouping: suite.programs, by: \.root)
+        var seen = Set<String>()
+        roots = suite.roots.filter { seen.insert($0).inserted }.map { root in
+            let programs = (byRoot[root] ?? []).map { program in
+                let name = Self.relative(program.path, to: root)
+                let prefix = several ? Self.trimmed(root) + "/" : ""
+                let cases = program.cases.map { testCase in
+                    Self.score(testCase, report: byID[program.id(of: testCase.name)], name: prefix + name + ":" + testCase.name)
+                }
+                return Program(name: name, cases: cases)
+            }
+            return Root(path: Self.trimmed(root), programs: programs)
+        }
+    }
+
+    private static func score(_ testCase: TestCase, report: CaseReport?, name: String) -> Case {
+        guard let report else { return Case(name: name, score: 0, maxScore: testCase.worth, outcome: .notRun) }
+        let ran = report.results.filter { $0.status != .skip }
+        if ran.isEmpty { return Case(name: name, score: 0, maxScore: 0, outcome: .skipped, report: report) }
+        let passed = ran.allSatisfy(\.isSuccess)
+        return Case(
+            name: name, score: passed ? testCase.worth : 0, maxScore: testCase.worth, outcome: passed ? .passed : .failed,
+            report: report)
+    }
+
+    /// `sum.asm` for `subs/bob/sum.asm` under `subs/bob/`.
+    static func relative(_ path: String, to root: String) -> String {
+        let base = trimmed(root)
+        guard path != base, path != root else { return lastComponent(path) }
+        if base == "." { return path.hasPrefix("./") ? String(path.dropFirst(2)) : path }
+        let prefix = base + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+
+    private static func trimmed(_ path: String) -> String {
+        var path = path
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+
+    private static func lastComponent(_ path: String) -> String {
+        String(trimmed(path).split(separator: "/").last ?? Substring(path))
+    }
+
+    /// `4`, `2.5`.
+    package static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%.2f", value)
+    }
+
+    /// The console block: one line per path given, with the programs that lost points.
+    package var lines: [String] {
+        let width = min(40, roots.map(\.path.count).max() ?? 0)
+        return ["scores:"]
+            + roots.map { root in
+                let padded = root.path + String(repeating: " ", count: max(0, width - root.path.count))
+                let lost = root.programs.filter { $0.score < $0.maxScore }.map {
+                    "\($0.name) \(Self.format($0.score))/\(Self.format($0.maxScore))"
+                }
+                let detail = lost.isEmpty || root.programs.count == 1 ? "" : "  (" + lost.joined(separator: ", ") + ")"
+                return "  \(padded)  \(Self.format(root.score))/\(Self.format(root.maxScore))\(detail)"
+            }
+    }
+}

@@ -1,0 +1,84 @@
+import Suite
+
+/// The Markdown a run appends to `$GITHUB_STEP_SUMMARY`: the summary line, a table of the
+/// failures (identical failures of several runners once), the first diffs folded under each,
+/// and any further section (the scores of a grading run).
+package enum StepSummary {
+    /// Failures listed in the table; the rest are counted.
+    static let maxRows = 50
+    /// Failures whose diff is included, and lines kept of each.
+    static let maxDetails = 10
+    static let maxDetailLines = 60
+
+    package static func render(_ reports: [CaseReport], tally: Tally, complete: Bool, seconds: Double, sections: [String] = [])
+        -> String
+    {
+        var text = "### asmrun test: \(tally.summaryLine)\n\n"
+        if !complete { text += "**Run incomplete:** not every case ran.\n\n" }
+        if let detail = tally.detailLine { text += cell(detail) + "\n\n" }
+        let failures = reports.flatMap { report in
+            ResultGroup.groups(of: report).filter(\.result.isFailure).map { (report, $0) }
+        }
+        if !failures.isEmpty {
+            text += "| verdict | case | runners | what happened |\n| --- | --- | --- | --- |\n"
+            for (report, group) in failures.prefix(maxRows) {
+                text +=
+                    "| \(group.result.status.rawValue) | \(cell(report.id)) | \(cell(group.runnerList)) | \(cell(group.result.message)) |\n"
+            }
+            if failures.count > maxRows { text += "\n… and \(failures.count - maxRows) more failures (the job log has them all).\n" }
+            text += "\n"
+            for (report, group) in failures.prefix(maxDetails) {
+                let lines = group.result.failureText.split(separator: "\n", omittingEmptySubsequences: false).prefix(maxDetailLines)
+                text += "<details><summary>\(cell(report.id)) [\(cell(group.runnerList))]</summary>\n\n"
+                text += fenced(lines.joined(separator: "\n")) + "\n</details>\n\n"
+            }
+        }
+        for section in sections { text += section + "\n" }
+        return text + "Time: \(String(format: "%.2f", seconds)) s\n\n"
+    }
+
+    /// Text for one table cell: no line breaks, `|` escaped, HTML inert.
+    package static func cell(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "|": escaped += "\\|"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "&": escaped += "&amp;"
+            case "\n", "\r", "\r\n": escaped += " "
+            case "\\", "`", "*", "_", "[", "]": escaped += "\\" + String(character)
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// A code block that no backtick run in `text` can close.
+    static func fenced(_ text: String) -> String {
+        var longest = 0
+        var run = 0
+        for character in text {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: max(3, longest + 1))
+        var body = text
+        while body.hasSuffix("\n") { body.removeLast() }
+        return "\(fence)diff\n\(body)\n\(fence)\n"
+    }
+}
+
+extension StepSummary {
+    /// The scores of a grading run as a table: one row per path given.
+    package static func scoreTable(_ scores: Scores) -> String {
+        var text = "| path | score | programs short of full marks |\n| --- | --- | --- |\n"
+        for root in scores.roots {
+            let lost = root.programs.filter { $0.score < $0.maxScore }
+                .map { "\($0.name) \(Scores.format($0.score))/\(Scores.format($0.maxScore))" }
+            text +=
+                "| \(cell(root.path)) | \(Scores.format(root.score))/\(Scores.format(root.maxScore)) | \(cell(lost.joined(separator: ", "))) |\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,67 @@
+import Compare
+import Support
+
+extension TestSuite {
+    /// The programs found under one path given: with a reference, those it has expectations
+    /// for, then one missing program per expectation nothing claimed. A folder where discovery
+    /// found nothing (`discovered` is 0; programs another path given also holds count) is
+    /// named in `emptyPaths`.
+    mutating func group(
+        _ found: [(program: TestProgram, referenced: Bool)], root: String, discovered: Int, reference: Reference?
+    ) -> [TestProgram] {
+        var programs: [TestProgram] = []
+        var claimed = Set<String>()
+        for (program, referenced) in found {
+            guard let reference, !referenced else {
+                programs.append(program)
+                claimed.insert(program.expectationPath)
+                continue
+            }
+            skipped.append((program.path, "not in the reference: \(reference.path) has no .expect of that name"))
+            ignored.append(program.path)
+        }
+        if let reference, Files.isDirectory(root) {
+            for key in reference.keys where !claimed.contains(reference.join(key) + ".expect") {
+                programs.append(Self.missing(key, root: root, reference: reference))
+            }
+        }
+        if programs.isEmpty && discovered == 0 && Files.isDirectory(root) {
+            emptyPaths.append(emptyFolder(root))
+        }
+        return programs
+    }
+
+    /// What the reference expects at `key` and the submission at `root` does not have.
+    private static func missing(_ key: String, root: String, reference: Reference) -> TestProgram {
+        let expectationPath = reference.join(key) + ".expect"
+        let parts = key.split(separator: "/")
+        let isFolder = parts.count >= 2 && parts[parts.count - 1] == parts[parts.count - 2]
+        let relative = isFolder ? parts.dropLast().joined(separator: "/") : key + ".asm"
+        let path = root.hasSuffix("/") ? root + relative : root + "/" + relative
+        var file = ExpectationFile()
+        var problem: (text: String, location: FileLocation?)?
+        do {
+            file = try ExpectationFile.load(expectationPath) ?? file
+        } catch {
+            problem = ("\(error)", (error as? any AsmRunError)?.location)
+        }
+        var program = TestProgram(missing: path, root: root, expectations: file, expectationPath: expectationPath)
+        if let problem {
+            program.problem = problem.text
+            program.problemLocation = problem.location
+        }
+        return program
+    }
+
+    /// `DIR holds no programs`, naming what was skipped there.
+    private func emptyFolder(_ root: String) -> FileError {
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        let here = skipped.filter { $0.path.hasPrefix(prefix) || root == "." }.map { PathName.lastComponent(of: $0.path) }
+        var problem = "holds no programs (no .asm or .nasm file, no folder with a C main or FOLDER.expect)"
+        if !here.isEmpty {
+            let named = here.prefix(3).joined(separator: ", ") + (here.count > 3 ? ", …" : "")
+            problem += "; \(here.count) file\(here.count == 1 ? "" : "s") skipped: \(named) (-v says why)"
+        }
+        return FileError(path: root, problem: problem, fix: "name the folder that holds the sources, or rename them to .asm")
+    }
+}
