@@ -25,6 +25,9 @@ struct mount_attr {
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000
 #endif
+/* SECBIT_NOROOT, SECBIT_NO_SETUID_FIXUP, SECBIT_KEEP_CAPS (off) and SECBIT_NO_CAP_AMBIENT_RAISE,
+   each with its lock (linux/securebits.h). */
+#define ASMRUN_SECUREBITS (0x01 | 0x02 | 0x04 | 0x08 | 0x20 | 0x40 | 0x80)
 #ifndef PR_CAP_AMBIENT
 #define PR_CAP_AMBIENT 47
 #define PR_CAP_AMBIENT_CLEAR_ALL 4
@@ -45,15 +48,31 @@ static int has_capabilities(void) {
     return (data[0].permitted | data[1].permitted | data[0].effective | data[1].effective) != 0;
 }
 
+/* Drops the bounding set one capability at a time (that needs CAP_SETPCAP); EINVAL: past the
+   kernel's last one. Where securebits cannot be set. */
+static int drop_bounding_set(void) {
+    for (int cap = 0; cap < 64; cap++) {
+        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0) continue;
+        if (errno == EINVAL) return 0; /* capabilities are numbered without gaps */
+        return errno;
+    }
+    return 0;
+}
+
 int asmrun_confine(const asmrun_spawn_request *r, asmrun_step *step) {
     *step = ASMRUN_STEP_CAPABILITIES;
     if (r->drop_capabilities && has_capabilities()) {
-        /* The bounding set first (that needs CAP_SETPCAP): an exec as uid 0 would otherwise get
-           every capability left in it back. EINVAL: past the kernel's last capability. */
-        for (int cap = 0; cap < 64; cap++) {
-            if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL) return errno;
+        /* An exec as uid 0 gives the bounding set's capabilities back, unless no_new_privs (set
+           below) or `noroot` stops it: both, for depth. The securebits (locked, like setuid
+           fixups, keep-caps and ambient raising) are one call, where dropping the bounding set
+           takes one per capability, each a new set of credentials: that is done only where
+           securebits cannot be set. */
+        if (prctl(PR_SET_SECUREBITS, ASMRUN_SECUREBITS, 0, 0, 0) != 0) {
+            int code = drop_bounding_set();
+            if (code != 0) return code;
+            prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
         }
-        prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+        /* No permitted or inheritable capability: no ambient one either. */
         struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
         struct __user_cap_data_struct none[2];
         memset(none, 0, sizeof none);
@@ -100,36 +119,52 @@ static int mount_case_view(const char *folder, int *proc) {
     return 0;
 }
 
-static int status_fd = -1;
+/* From here on, only raw system calls: the first report lets the thread that spawned the
+   init run on, and the init may share its memory (see asmrun_raw_syscall). */
 
-static void report(const void *message, size_t length) {
-    (void)asmrun_write_all(status_fd, message, length);
+static void report(int fd, const void *message, size_t length) {
+    const char *bytes = message;
+    while (length > 0) {
+        long written = asmrun_raw_syscall(SYS_write, fd, (long)bytes, (long)length, 0);
+        if (written == -EINTR) continue;
+        if (written <= 0) return;
+        bytes += written;
+        length -= (size_t)written;
+    }
+}
+
+static long reap(int options, int *status) {
+    return asmrun_raw_syscall(SYS_wait4, -1, (long)status, options | __WALL, 0);
 }
 
 /* Reaps children until `program` ends (orphans of the case are this process's children);
    returns its wait status. */
 static int await_program(pid_t program) {
     for (;;) {
-        int status;
-        pid_t ended = waitpid(-1, &status, __WALL);
+        int status = 0;
+        long ended = reap(0, &status);
         if (ended == program) return status;
-        if (ended < 0 && errno != EINTR) return 0;
+        if (ended < 0 && ended != -EINTR) return 0;
     }
 }
 
 /* Ends whatever the program left in the namespace; returns how many were still running. */
 static int end_leftovers(void) {
     int status;
-    while (waitpid(-1, &status, __WALL | WNOHANG) > 0) {}
+    while (reap(WNOHANG, &status) > 0) {}
     /* kill(-1) reaches every process of the namespace only as its PID 1; anywhere else it
        would reach every process the user may signal. */
-    if (getpid() != 1 || kill(-1, SIGKILL) != 0) return 0;
+    if (asmrun_raw_syscall(SYS_getpid, 0, 0, 0, 0) != 1 || asmrun_raw_syscall(SYS_kill, -1, SIGKILL, 0, 0) != 0) return 0;
     int count = 0;
     for (;;) {
-        pid_t ended = waitpid(-1, &status, __WALL);
+        long ended = reap(0, &status);
         if (ended > 0) count++;
-        else if (errno != EINTR) return count;
+        else if (ended != -EINTR) return count;
     }
+}
+
+__attribute__((noreturn)) static void end(int code) {
+    for (;;) asmrun_raw_syscall(SYS_exit_group, code, 0, 0, 0);
 }
 
 __attribute__((noreturn)) void asmrun_case_init(const asmrun_spawn_request *r, int cgroup_fd) {
@@ -137,7 +172,7 @@ __attribute__((noreturn)) void asmrun_case_init(const asmrun_spawn_request *r, i
     int started[3] = {ASMRUN_STEP_NONE, 0, 0};
     int keep[5] = {r->stdin_fd, r->stdout_fd, r->stderr_fd, r->status_write_fd, cgroup_fd};
     close_all_but(keep, 5);
-    status_fd = r->status_write_fd;
+    int status_fd = r->status_write_fd;
     started[0] = ASMRUN_STEP_PROCESS_GROUP;
     if (r->new_process_group && setpgid(0, 0) != 0) goto fail;
     started[0] = ASMRUN_STEP_CGROUP;
@@ -153,17 +188,17 @@ __attribute__((noreturn)) void asmrun_case_init(const asmrun_spawn_request *r, i
     if (error != 0) {
         started[0] = step;
         started[1] = error;
-        report(started, sizeof started);
         end_leftovers();
-        _exit(127);
+        report(status_fd, started, sizeof started);
+        end(127);
     }
-    report(started, sizeof started);
+    report(status_fd, started, sizeof started);
     asmrun_case_report done = {await_program(program), 0};
     done.leftovers = end_leftovers();
-    report(&done, sizeof done);
-    _exit(0);
+    report(status_fd, &done, sizeof done);
+    end(0);
 fail:
     started[1] = errno ? errno : ECHILD;
-    report(started, sizeof started);
-    _exit(127);
+    report(status_fd, started, sizeof started);
+    end(127);
 }

@@ -36,7 +36,50 @@ int asmrun_confine(const asmrun_spawn_request *request, asmrun_step *step);
    stores its errno in `*error` and its step in `*step`, and exits 127. */
 __attribute__((noreturn)) void asmrun_exec_program(const asmrun_spawn_request *request, volatile int *error,
                                                    volatile asmrun_step *step);
-/* The case's init (PID 1 of its namespace); never returns. */
+/* The case's init (PID 1 of its namespace); never returns. It may run in asmrun's memory
+   (see asmrun_raw_syscall). */
 __attribute__((noreturn)) void asmrun_case_init(const asmrun_spawn_request *request, int cgroup_fd);
+
+/* Stacks for inits that share asmrun's memory: ASMRUN_INIT_STACK_SIZE bytes above a guard page;
+   NULL when none can be had (or raw system calls are not written for this architecture). */
+#define ASMRUN_INIT_STACK_SIZE (128 * 1024)
+void *asmrun_take_init_stack(void);
+
+/* A system call that touches nothing of the calling thread: no errno, no cancellation state.
+   Returns the result, or -errno. A case's init shares asmrun's memory, thread-local storage
+   included: once it told asmrun that the program started, the thread that spawned it runs on,
+   and the init may use only these (before that, that thread waits for it, blocked in `read`). */
+#if defined(__x86_64__)
+#define ASMRUN_HAS_RAW_SYSCALL 1
+static inline long asmrun_raw_syscall(long number, long a, long b, long c, long d) {
+    long result;
+    register long r10 __asm__("r10") = d;
+    __asm__ volatile("syscall"
+                     : "=a"(result)
+                     : "a"(number), "D"(a), "S"(b), "d"(c), "r"(r10)
+                     : "rcx", "r11", "memory");
+    return result;
+}
+#elif defined(__aarch64__)
+#define ASMRUN_HAS_RAW_SYSCALL 1
+static inline long asmrun_raw_syscall(long number, long a, long b, long c, long d) {
+    register long x8 __asm__("x8") = number;
+    register long x0 __asm__("x0") = a;
+    register long x1 __asm__("x1") = b;
+    register long x2 __asm__("x2") = c;
+    register long x3 __asm__("x3") = d;
+    __asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory", "cc");
+    return x0;
+}
+#else
+/* Elsewhere inits get a copy of asmrun's memory (no stack is handed out), and this is plain. */
+#define ASMRUN_HAS_RAW_SYSCALL 0
+#include <errno.h>
+#include <unistd.h>
+static inline long asmrun_raw_syscall(long number, long a, long b, long c, long d) {
+    long result = syscall(number, a, b, c, d);
+    return result < 0 ? -errno : result;
+}
+#endif
 
 #endif

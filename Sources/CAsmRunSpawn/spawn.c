@@ -179,21 +179,55 @@ fail:
     _exit(127);
 }
 
+/* Where an init that shares asmrun's memory finds its request: at the top of its own stack,
+   which nothing else writes. */
+struct init_start {
+    const asmrun_spawn_request *request;
+    int cgroup_fd;
+};
+
+static int init_entry(void *start) {
+    const struct init_start *s = start;
+    asmrun_case_init(s->request, s->cgroup_fd);
+}
+
+/* Clones the init into new namespaces, as a child of asmrun (CLONE_PARENT): in asmrun's memory
+   on `stack` when there is one (copying asmrun's memory and then faulting in every page asmrun
+   writes while the case runs was half of a case's cost), else, or where the kernel or an
+   emulator refuses that, with a copy. Returns the pid, or -1; `*shared` says which it was. */
+static long clone_init(const asmrun_spawn_request *r, int cgroup_fd, void *stack, volatile int *shared) {
+    long flags = CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_PARENT | SIGCHLD;
+    if (stack) {
+        struct init_start *start = (struct init_start *)((char *)stack + ASMRUN_INIT_STACK_SIZE) - 1;
+        start->request = r;
+        start->cgroup_fd = cgroup_fd;
+        /* 64 bytes below it, 16-byte aligned, as both x86_64 and aarch64 want. */
+        char *top = (char *)((unsigned long)((char *)start - 64) & ~15UL);
+        long pid = clone(init_entry, top, (int)(flags | CLONE_VM), start);
+        if (pid >= 0) {
+            *shared = 1;
+            return pid;
+        }
+        if (errno != EINVAL) return -1;
+    }
+    long pid = syscall(SYS_clone, flags, 0L, 0L, 0L, 0L);
+    if (pid == 0) asmrun_case_init(r, cgroup_fd);
+    return pid;
+}
+
 /* The vfork child of a case with namespaces of its own: opens its cgroup (the init joins it,
    so this short-lived process never counts against the case's pids.max), enters the run's
-   namespaces and clones the init into new ones, as a child of asmrun (CLONE_PARENT). Stores
-   the init's pid; never returns. */
+   namespaces and clones the init. Stores the init's pid; never returns. */
 __attribute__((noreturn)) static void case_starter(const asmrun_spawn_request *r, volatile int *error,
-                                                   volatile asmrun_step *step, volatile pid_t *init) {
+                                                   volatile asmrun_step *step, volatile pid_t *init, void *stack,
+                                                   volatile int *shared) {
     int cgroup_fd = -1;
     reset_signals();
     *step = ASMRUN_STEP_CGROUP;
     if (r->cgroup_procs && (cgroup_fd = open(r->cgroup_procs, O_WRONLY | O_CLOEXEC)) < 0) goto fail;
     if (enter_namespaces(r, step) != 0) goto fail;
     *step = ASMRUN_STEP_CASE_NAMESPACES;
-    long flags = CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_PARENT | SIGCHLD;
-    long pid = syscall(SYS_clone, flags, 0L, 0L, 0L, 0L);
-    if (pid == 0) asmrun_case_init(r, cgroup_fd);
+    long pid = clone_init(r, cgroup_fd, stack, shared);
     if (pid < 0) goto fail;
     *init = (pid_t)pid;
     _exit(0);
@@ -220,32 +254,42 @@ static int await_case_start(const asmrun_spawn_request *request, pid_t init, asm
     return started[1];
 }
 
-int asmrun_spawn(const asmrun_spawn_request *request, pid_t *pid, asmrun_step *failed_step) {
+int asmrun_spawn(const asmrun_spawn_request *request, pid_t *pid, void **init_stack, asmrun_step *failed_step) {
     sigset_t all, previous;
     sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &previous);
+    void *stack = request->case_namespaces ? asmrun_take_init_stack() : NULL;
+    volatile int shared = 0;
     volatile int error = 0;
     volatile asmrun_step step = ASMRUN_STEP_FORK;
     volatile pid_t init = 0;
+    /* Blocked until the init reported: no handler runs on this thread while it may share it. */
+    pthread_sigmask(SIG_BLOCK, &all, &previous);
     pid_t child_pid = vfork();
     if (child_pid == 0) {
-        if (request->case_namespaces) case_starter(request, &error, &step, &init);
+        if (request->case_namespaces) case_starter(request, &error, &step, &init, stack, &shared);
         child(request, &error, &step);
     }
     int saved = child_pid < 0 ? errno : error;
-    pthread_sigmask(SIG_SETMASK, &previous, NULL);
     *failed_step = step;
-    if (child_pid < 0) return saved;
-    if (saved != 0 || request->case_namespaces) {
+    if (child_pid >= 0 && (saved != 0 || request->case_namespaces)) {
         int status;
         while (waitpid(child_pid, &status, 0) < 0 && errno == EINTR) {}
-        if (saved != 0) return saved;
     }
-    if (request->case_namespaces) {
+    /* Only the init writes reports: without this end, a read sees the init's end as EOF. */
+    if (request->case_namespaces) close(request->status_write_fd);
+    if (child_pid >= 0 && saved == 0 && request->case_namespaces) {
         saved = await_case_start(request, init, failed_step);
-        if (saved != 0) return saved;
         child_pid = init;
     }
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    /* A failed start reaped the init (or there was none): its stack is free again. */
+    if (saved != 0 || !shared) {
+        asmrun_release_init_stack(stack);
+        stack = NULL;
+    }
+    *init_stack = stack;
+    if (child_pid < 0) return saved;
+    if (saved != 0) return saved;
     *failed_step = ASMRUN_STEP_NONE;
     *pid = child_pid;
     return 0;

@@ -3,7 +3,8 @@ package struct Confinement: Sendable, Equatable {
     /// New PID, IPC, UTS and mount namespaces per case, with an init as PID 1; the case's
     /// working directory is the one folder it may write to.
     package var caseNamespaces = false
-    /// No capabilities (bounding set included) and no_new_privs.
+    /// No capabilities, and none an exec could give back: no_new_privs, and locked securebits
+    /// (or else an empty bounding set).
     package var dropCapabilities = false
     /// The system call filter installed just before exec.
     package var seccomp: SeccompFilter?

@@ -97,17 +97,17 @@ package final class Containment: Sendable {
     /// Starts a case: its cgroup (if any) is created with `processes` (or the default) as
     /// pids.max, the case's init counted on top; pass `procsFile` to the launcher.
     package func beginCase(processes: Int? = nil) -> CaseScope {
-        guard let cgroups else { return CaseScope(cgroup: nil) }
+        guard let cgroups else { return CaseScope(cgroup: nil, maxProcesses: nil) }
         let index = counter.add(1, ordering: .relaxed).newValue
         let limit = (processes ?? Self.maxProcesses) + (confinement.caseNamespaces ? 1 : 0)
-        return CaseScope(cgroup: cgroups.makeCase(index, maxProcesses: limit))
+        return CaseScope(cgroup: cgroups.makeCase(index, maxProcesses: limit), maxProcesses: limit)
     }
 
     /// Ends whatever the case left running (escaped daemons included) and removes its cgroup.
     /// Returns how many processes had to be killed.
     @discardableResult
     package func endCase(_ scope: CaseScope) -> Int {
-        if let cgroup = scope.cgroup { return cgroups?.killAll(in: cgroup) ?? 0 }
+        if let cgroup = scope.cgroup { return cgroups?.killAll(in: cgroup, keepingWith: scope.maxProcesses) ?? 0 }
         return strays?.endStrays() ?? 0
     }
 
@@ -143,6 +143,8 @@ package final class Containment: Sendable {
 package struct CaseScope: Sendable {
     /// The case's cgroup folder, when cgroups are in use.
     let cgroup: String?
+    /// Its `pids.max`.
+    var maxProcesses: Int?
 
     /// The `cgroup.procs` file the child joins.
     package var procsFile: String? { cgroup.map { $0 + "/cgroup.procs" } }

@@ -40,7 +40,7 @@ extension NamespaceSetup {
         }
         layers.append(
             confinement.dropCapabilities
-                ? .on("caps", "no capabilities (bounding set included), no_new_privs")
+                ? .on("caps", "no capabilities, and no_new_privs and locked securebits so that no exec gives any back")
                 : .off("caps", "cases keep asmrun's capabilities\(why)"))
         if let seccomp = confinement.seccomp {
             layers.append(

@@ -22,10 +22,15 @@ package struct PosixLauncher: ProcessLaunching {
         var pipes = try ChildPipes(options: options)
         defer { pipes.closeAll() }
         let start = monotonicSeconds()
-        let (pid, privateProc) = try spawn(executable, command, options, pipes)
+        // asmrun_spawn closes the status pipe's write end, whatever happens.
+        let statusWriter = pipes.statusWriter
+        pipes.statusWriter = -1
+        let (pid, privateProc, initStack) = try spawn(executable, command, options, pipes, statusWriter: statusWriter)
         pipes.closeChildEnds()
         var supervisor = Supervisor(pid: pid, options: options, pipes: pipes, start: start)
         var result = supervisor.run()
+        // The supervisor reaped the init: nothing runs on its stack any more.
+        asmrun_release_init_stack(initStack)
         result.privateProc = privateProc
         pipes = supervisor.pipes
         result.interrupted = children.remove(pid)
@@ -33,8 +38,8 @@ package struct PosixLauncher: ProcessLaunching {
     }
 
     private func spawn(
-        _ path: String, _ command: Command, _ options: LaunchOptions, _ pipes: ChildPipes
-    ) throws -> (pid_t, Bool) {
+        _ path: String, _ command: Command, _ options: LaunchOptions, _ pipes: ChildPipes, statusWriter: Int32
+    ) throws -> (pid_t, Bool, UnsafeMutableRawPointer?) {
         let argv = CStringArray([command.argv0 ?? command.executable] + command.arguments)
         let envp = command.environment.map { env in
             CStringArray(env.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
@@ -44,6 +49,7 @@ package struct PosixLauncher: ProcessLaunching {
             envp?.free()
         }
         var pid: pid_t = 0
+        var initStack: UnsafeMutableRawPointer?
         var step = ASMRUN_STEP_NONE
         var privateProc: Int32 = 0
         let code: Int32 = path.withCString { cPath in
@@ -63,9 +69,10 @@ package struct PosixLauncher: ProcessLaunching {
                     request.net_ns_fd = options.isolation?.networkNamespace ?? -1
                     request.mnt_ns_fd = options.isolation?.mountNamespace ?? -1
                     request.limits = options.limits.cLimits
+                    request.status_write_fd = statusWriter
                     return withConfinement(options.confinement, pipes, &request, &privateProc) { request in
                         SpawnGate.spawning {
-                            let code = asmrun_spawn(&request, &pid, &step)
+                            let code = asmrun_spawn(&request, &pid, &initStack, &step)
                             if code == 0 { children.insert(pid, group: options.newProcessGroup) }
                             return code
                         }
@@ -80,7 +87,7 @@ package struct PosixLauncher: ProcessLaunching {
             }
             throw LaunchError.spawnFailed(Self.describe(step, command), errno: code)
         }
-        return (pid, privateProc != 0)
+        return (pid, privateProc != 0, initStack)
     }
 
     /// Fills in the case namespaces, capabilities and filter for the duration of `body`.
@@ -92,7 +99,6 @@ package struct PosixLauncher: ProcessLaunching {
         request.case_namespaces = confinement.caseNamespaces ? 1 : 0
         request.case_folder = request.cwd
         request.status_read_fd = pipes.statusReader
-        request.status_write_fd = pipes.statusWriter
         request.drop_capabilities = confinement.dropCapabilities ? 1 : 0
         guard let filter = confinement.seccomp?.program else { return body(&request) }
         return filter.withUnsafeBytes { bytes in

@@ -20,6 +20,8 @@ struct SandboxTests {
         ("attack_daemon", [("default", "", "")]),
         ("attack_ptrace", [("default", "", "ptrace: refused\n")]),
         ("attack_msgqueue", [("default", "", "queue: untouched\n")]),
+        ("attack_caps", [("default", "", "hostname: refused\nchown: refused\n")]),
+        ("attack_memory", [("default", "", "maps: refused\nmem: refused\n")]),
         ("attack_forks", [("default", "", "forks: limited\n")]),
         ("attack_socket", [("default", "{socket}", "socket: unreachable\n")]),
         ("attack_kill_parent", [("default", "", "")]),

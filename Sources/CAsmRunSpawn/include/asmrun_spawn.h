@@ -33,7 +33,7 @@ typedef struct {
     int case_namespaces;
     const char *case_folder;     // with case_namespaces: the one folder bind-mounted writable
     int status_read_fd;          // with case_namespaces: the reports (asmrun_case_report)
-    int status_write_fd;
+    int status_write_fd;         // its write end, which asmrun_spawn closes (whatever happens)
     int drop_capabilities;       // 1: no capabilities at all, and no_new_privs
     const void *seccomp_filter;  // a struct sock_filter program installed before exec, or NULL
     unsigned short seccomp_length;
@@ -69,7 +69,13 @@ typedef enum {
 /// Spawns a child the way glibc's posix_spawn does (vfork with all signals blocked, default
 /// dispositions and an empty mask in the child), plus core size 0, rlimits and a process group.
 /// Returns 0 and stores the pid, or returns the errno of the failed step and stores the step.
-int asmrun_spawn(const asmrun_spawn_request *request, pid_t *pid, asmrun_step *failed_step);
+/// A case's init runs in asmrun's memory (no copy of it is made) on a stack of its own, stored
+/// in `*init_stack` (NULL when there is none) and given back with asmrun_release_init_stack
+/// once the init was reaped.
+int asmrun_spawn(const asmrun_spawn_request *request, pid_t *pid, void **init_stack, asmrun_step *failed_step);
+
+/// Gives back the stack of a case's init that was reaped; NULL is ignored.
+void asmrun_release_init_stack(void *stack);
 
 /// memfd_create(name, MFD_CLOEXEC); -1 with errno set.
 int asmrun_memfd(const char *name);
