@@ -95,6 +95,11 @@ import Testing
         #expect(GitHubAnnotations.escape("50% done\r\n::warning::x\n", property: false) == "50%25 done%0D%0A::warning::x%0A")
     }
 
+    @Test func theStepSummaryEscapesNames() {
+        #expect(StepSummary.cell("b.asm:\u{1b}[2Jclear") == "b.asm:\\\\e\\[2Jclear", "shown as b.asm:\\e[2Jclear")
+        #expect(StepSummary.cell("a\nPASS | x\r") == "a\\\\nPASS \\| x\\\\r")
+    }
+
     @Test func aFileNamedLikeAnOptionGetsTheDotSlashFix() throws {
         let usage = #expect(throws: UsageError.self) { try RunOptions(parsing: ["-E.asm"]) }
         #expect(usage?.message == "unknown option -E.asm; to name a file that starts with `-`, write ./-E.asm")
