@@ -65,6 +65,13 @@ import Testing
         #expect(error?.location == FileLocation("x.expect", line: 3))
     }
 
+    @Test(arguments: ["exit 256", "exit -1", "exit 99999999999999999999", "exit 0 | exit 300"])
+    func expectedExitCodesAreRangeChecked(status: String) {
+        let error = #expect(throws: FileError.self) { try ExpectationFile(parsing: "[case a]\nstatus: \(status)\n", path: "x.expect") }
+        #expect(error?.location == FileLocation("x.expect", line: 2))
+        #expect(error?.problem.contains("`exit N` (N from 0 to 255)") == true, "\(error?.problem ?? "")")
+    }
+
     @Test func argumentSpaceSaysWhatIsTooLarge() {
         let big = String(repeating: "x", count: 200_000)
         #expect(ArgumentSpace.problem(arguments: ["a", "b"], environment: ["A=1"]) == nil)
