@@ -160,7 +160,7 @@ package final class SuiteRunner: Sendable {
         do {
             artifact = try built.result.get()
         } catch is InterruptedError {
-            failAll(index, Judge.interrupted(runner: ""))
+            failAll(index, Judge.interrupted(runner: "", recording: configuration.recording))
             return
         } catch let failure as BuildFailure {
             var result = RunnerResult(runner: "", status: .error, message: failure.problem)
