@@ -13,13 +13,19 @@ package struct Artifact: Sendable {
     package let notes: [String]
     /// Linked against a shared C library: it needs the x86 dynamic loader to run.
     package var dynamic = false
+    /// The headers the C compiler read (its `-MMD` list, or the cache's record of it): inputs
+    /// of the build as much as the sources are.
+    package var headers: [String] = []
 
-    package init(executable: String, format: ObjectFormat, warnings: String, notes: [String], dynamic: Bool = false) {
+    package init(
+        executable: String, format: ObjectFormat, warnings: String, notes: [String], dynamic: Bool = false, headers: [String] = []
+    ) {
         self.executable = executable
         self.format = format
         self.warnings = warnings
         self.notes = notes
         self.dynamic = dynamic
+        self.headers = headers
     }
 
     /// Everything worth showing before the program runs, or with a failing case.

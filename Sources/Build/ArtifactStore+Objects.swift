@@ -102,6 +102,20 @@ extension ArtifactStore {
         return manifest
     }
 
+    /// The headers the C files read: each compile's `-MMD` list when it just ran, else the
+    /// manifest the cache keeps of its last compile.
+    func headers(of plan: BuildPlan, program: Program) -> [String] {
+        plan.compiles.filter { $0.language == .c }.flatMap { step -> [String] in
+            if let file = step.dependencyFile, let bytes = try? Files.read(file) {
+                return Self.makeDependencies(String(decoding: bytes, as: UTF8.self)).filter { $0 != step.source }
+            }
+            guard let root, let (payload, _) = CacheEntry(path: root + "/objects/" + manifestKey(step, program)).read() else { return [] }
+            return String(decoding: payload, as: UTF8.self).split(separator: "\n").compactMap { line in
+                line.split(separator: "\t", maxSplits: 1).dropFirst().first.map(String.init)
+            }
+        }
+    }
+
     private func manifestKey(_ step: CompileStep, _ program: Program) -> String {
         var digest = baseDigest(step, program: program)
         digest.update(field: "headers")

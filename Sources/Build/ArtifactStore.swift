@@ -77,7 +77,9 @@ package final class ArtifactStore: Sendable {
             trace?(
                 "(cached \(executableKey.prefix(12))) \(program.path): the executable linked earlier from the same sources, flags and tools (--no-cache builds it again)"
             )
-            return Artifact(executable: plan.executable, format: plan.format, warnings: hit.warnings, notes: notes, dynamic: hit.dynamic)
+            return Artifact(
+                executable: plan.executable, format: plan.format, warnings: hit.warnings, notes: notes, dynamic: hit.dynamic,
+                headers: headers(of: plan, program: program))
         }
         var warnings = ""
         for (position, step) in plan.compiles.enumerated() {
@@ -93,7 +95,7 @@ package final class ArtifactStore: Sendable {
         }
         return Artifact(
             executable: plan.executable, format: plan.format, warnings: warnings, notes: notes,
-            dynamic: ElfSymbols.hasInterpreter(executable))
+            dynamic: ElfSymbols.hasInterpreter(executable), headers: headers(of: plan, program: program))
     }
 
     /// The executable's entry, written to its private path; `nil` on a miss.

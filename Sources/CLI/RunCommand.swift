@@ -69,7 +69,7 @@ package struct RunCommand: Sendable {
                 cpu: program.settings.qemuCPU)
             if artifact.dynamic, let problem = runner.libcProblem(program: program.path) { throw problem }
             if let output = options.output {
-                try refuseInput(output, program)
+                try refuseInput(output, program, headers: artifact.headers)
                 AtomicFile.removeAbandoned(besides: output)
                 try ExecutableFile.copy(artifact.executable, to: output)
             }
@@ -166,9 +166,10 @@ package struct RunCommand: Sendable {
         }
     }
 
-    /// `-o` must not replace a file the build reads: a source (`-o hello.asm`) or an include.
-    private func refuseInput(_ output: String, _ program: Program) throws {
-        let included = program.dependencies.values.flatMap { $0.compactMap(\.path) }
+    /// `-o` must not replace a file the build reads: a source (`-o hello.asm`), an include or a
+    /// C header.
+    private func refuseInput(_ output: String, _ program: Program, headers: [String]) throws {
+        let included = program.dependencies.values.flatMap { $0.compactMap(\.path) } + headers
         for input in program.files + included where Files.sameFile(output, input) {
             let what =
                 input == program.main.path

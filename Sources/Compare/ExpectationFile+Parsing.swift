@@ -156,7 +156,8 @@ private struct ExpectationParser {
         case "status":
             guard let status = ExpectedStatus.parse(value) else {
                 throw fail(
-                    "status must be `exit N`, `signal NAME`, `timeout`, `exit any` or `any`, or several joined by `|`, not `\(value)`")
+                    "status must be `exit N` (N from 0 to 255), `signal NAME`, `timeout`, `exit any` or `any`, or several joined by `|`, not `\(value)`"
+                )
             }
             current!.set(\.status, status, runner: runner)
         case "points":

@@ -14,7 +14,7 @@ package struct Judge: Sendable {
         outputLimitExceeded outputLimit: Int? = nil, oversizedFiles: [String] = [], limit: Int = 0,
         expectedFailure: String? = nil, interrupted: Bool = false
     ) -> RunnerResult {
-        if interrupted { return Self.interrupted(runner: runner) }
+        if interrupted { return Self.interrupted(runner: runner, recording: recording) }
         var result = compare(observation, testCase, runner, timeout)
         if let outputLimit {
             result.outputLimitExceeded = true
@@ -87,9 +87,11 @@ package struct Judge: Sendable {
         return result
     }
 
-    /// A case an interrupt ended (or kept from being built): what it did does not count.
-    package static func interrupted(runner: String) -> RunnerResult {
-        RunnerResult(runner: runner, status: .interrupted, message: "interrupted (Ctrl-C or SIGTERM) before it finished; nothing recorded")
+    /// A case an interrupt ended (or kept from being built): what it did does not count, and
+    /// with `--update` (`recording`) nothing of it is written.
+    package static func interrupted(runner: String, recording: Bool) -> RunnerResult {
+        let message = "interrupted (Ctrl-C or SIGTERM) before it finished" + (recording ? "; nothing recorded" : "")
+        return RunnerResult(runner: runner, status: .interrupted, message: message)
     }
 
     /// A result `--update` meant to record but did not: an error when the recording failed

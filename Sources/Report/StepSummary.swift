@@ -1,4 +1,5 @@
 import Suite
+import Support
 
 /// The Markdown a run appends to `$GITHUB_STEP_SUMMARY`: the summary line, a table of the
 /// failures (identical failures of several runners once), the first diffs folded under each,
@@ -30,23 +31,23 @@ package enum StepSummary {
             for (report, group) in failures.prefix(maxDetails) {
                 let lines = group.result.failureText.split(separator: "\n", omittingEmptySubsequences: false).prefix(maxDetailLines)
                 text += "<details><summary>\(cell(report.id)) [\(cell(group.runnerList))]</summary>\n\n"
-                text += fenced(lines.joined(separator: "\n")) + "\n</details>\n\n"
+                text += fenced(DisplayText.escapeLines(lines.joined(separator: "\n"))) + "\n</details>\n\n"
             }
         }
         for section in sections { text += section + "\n" }
         return text + "Time: \(String(format: "%.2f", seconds)) s\n\n"
     }
 
-    /// Text for one table cell: no line breaks, `|` escaped, HTML inert.
+    /// Text for one table cell: control characters escaped as the console shows them (a name
+    /// cannot break a line or hide an escape sequence), `|` escaped, HTML inert.
     package static func cell(_ text: String) -> String {
         var escaped = ""
-        for character in text {
+        for character in DisplayText.escape(text) {
             switch character {
             case "|": escaped += "\\|"
             case "<": escaped += "&lt;"
             case ">": escaped += "&gt;"
             case "&": escaped += "&amp;"
-            case "\n", "\r", "\r\n": escaped += " "
             case "\\", "`", "*", "_", "[", "]": escaped += "\\" + String(character)
             default: escaped.append(character)
             }

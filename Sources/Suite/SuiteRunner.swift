@@ -104,7 +104,10 @@ package final class SuiteRunner: Sendable {
         timings.save(programDurations())
         let (emitted, late) = configuration.recording ? (commitRecordings(), []) : sequencer.collected()
         let unshown = (late + partialReports()).sorted { $0.index < $1.index }.map(\.report)
-        let complete = state.withLock { emitted.count + late.count == $0.slots.count && $0.programRemaining.allSatisfy { $0 == 0 } }
+        // An interrupt ends the cases it finds running: even when every case had started, the run is not complete.
+        let complete =
+            !isInterrupted
+            && state.withLock { emitted.count + late.count == $0.slots.count && $0.programRemaining.allSatisfy { $0 == 0 } }
         return SuiteOutcome(
             reports: emitted + unshown, unshown: unshown, complete: complete, updatedFiles: state.withLock { $0.updatedFiles.sorted() })
     }
@@ -157,7 +160,7 @@ package final class SuiteRunner: Sendable {
         do {
             artifact = try built.result.get()
         } catch is InterruptedError {
-            failAll(index, Judge.interrupted(runner: ""))
+            failAll(index, Judge.interrupted(runner: "", recording: configuration.recording))
             return
         } catch let failure as BuildFailure {
             var result = RunnerResult(runner: "", status: .error, message: failure.problem)

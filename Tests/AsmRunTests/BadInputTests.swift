@@ -104,6 +104,21 @@ struct BadInputTests {
         #expect(try String(contentsOfFile: directory + "/inc/data.inc", encoding: .utf8) == "; nothing but a comment\n")
     }
 
+    @Test func dashOThatNamesACHeaderIsRefused() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        try FileManager.default.copyItem(atPath: Fixture.corpus + "/leap", toPath: directory + "/leap")
+        let header = directory + "/leap/vendor/check.h"
+        let before = try Data(contentsOf: URL(fileURLWithPath: header))
+        // Cold and warm (the header list then comes from the cache), and without the cache.
+        for flags in [["--cache-dir", directory + "/cache"], ["--cache-dir", directory + "/cache"], ["--no-cache"]] {
+            let result = try Fixture.asmrun(["leap", "-o", "leap/vendor/check.h"] + flags, in: directory)
+            #expect(result.status == .exited(125), "\(flags)")
+            #expect(result.stderr.contains("-o leap/vendor/check.h names a file the program includes"), "\(result.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: header)) == before, "the header is untouched")
+        }
+    }
+
     @Test func theBuildCannotWriteAHugeObject() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }

@@ -16,6 +16,13 @@ import Testing
         #expect(lines("a\nb\n").lines.count == 2)
     }
 
+    @Test func anInterruptedCaseSaysNothingWasRecordedOnlyWhenRecording() {
+        let plain = Judge.interrupted(runner: "native", recording: false)
+        #expect(plain.status == .interrupted)
+        #expect(plain.message == "interrupted (Ctrl-C or SIGTERM) before it finished", "a plain run records nothing anyway")
+        #expect(Judge.interrupted(runner: "native", recording: true).message.hasSuffix("before it finished; nothing recorded"))
+    }
+
     @Test func escapingIsReversibleForEveryByte() {
         let all = (0...255).map { UInt8($0) }
         let escaped = TextLines.escape(all)

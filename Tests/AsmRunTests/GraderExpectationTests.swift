@@ -66,7 +66,7 @@ struct GraderExpectationTests {
         #expect(result.stdout.hasSuffix("3 passed, 1 failed\n"))
         try Fixture.write("[case bad]\nstatus: exit 0 | sometimes\n", to: directory + "/p.expect")
         let bad = try Fixture.asmrun(["test", "p.asm", "--runner", Self.runner], in: directory)
-        #expect(bad.stdout.contains("p.expect:2: status must be `exit N`, `signal NAME`, `timeout`, `exit any` or `any`"))
+        #expect(bad.stdout.contains("p.expect:2: status must be `exit N` (N from 0 to 255), `signal NAME`, `timeout`, `exit any` or `any`"))
     }
 
     @Test func updateKeepsCommentsInsideCasesAndSaysWhenItRecordsACrash() throws {

@@ -65,6 +65,13 @@ import Testing
         #expect(error?.location == FileLocation("x.expect", line: 3))
     }
 
+    @Test(arguments: ["exit 256", "exit -1", "exit 99999999999999999999", "exit 0 | exit 300"])
+    func expectedExitCodesAreRangeChecked(status: String) {
+        let error = #expect(throws: FileError.self) { try ExpectationFile(parsing: "[case a]\nstatus: \(status)\n", path: "x.expect") }
+        #expect(error?.location == FileLocation("x.expect", line: 2))
+        #expect(error?.problem.contains("`exit N` (N from 0 to 255)") == true, "\(error?.problem ?? "")")
+    }
+
     @Test func argumentSpaceSaysWhatIsTooLarge() {
         let big = String(repeating: "x", count: 200_000)
         #expect(ArgumentSpace.problem(arguments: ["a", "b"], environment: ["A=1"]) == nil)
@@ -93,6 +100,11 @@ import Testing
     @Test func annotationsCannotBeEndedOrForgedByAName() {
         #expect(GitHubAnnotations.escape("a,b:c%\nd", property: true) == "a%2Cb%3Ac%25%0Ad")
         #expect(GitHubAnnotations.escape("50% done\r\n::warning::x\n", property: false) == "50%25 done%0D%0A::warning::x%0A")
+    }
+
+    @Test func theStepSummaryEscapesNames() {
+        #expect(StepSummary.cell("b.asm:\u{1b}[2Jclear") == "b.asm:\\\\e\\[2Jclear", "shown as b.asm:\\e[2Jclear")
+        #expect(StepSummary.cell("a\nPASS | x\r") == "a\\\\nPASS \\| x\\\\r")
     }
 
     @Test func aFileNamedLikeAnOptionGetsTheDotSlashFix() throws {

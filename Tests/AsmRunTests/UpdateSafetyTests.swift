@@ -58,6 +58,9 @@ struct UpdateSafetyTests {
         let statuses = (json["results"] as! [[String: Any]]).map { $0["status"] as! String }
         #expect(statuses.sorted() == ["interrupted", "interrupted", "pass", "pass", "pass"])
         #expect((json["summary"] as? [String: Any])?["interrupted"] as? Int == 2)
+        // Every case had started, yet the interrupt ended two of them: the run is not complete.
+        #expect(json["complete"] as? Bool == false)
+        #expect(result.stdout.contains("run incomplete: not every case ran: interrupted\n"), "\(result.stdout)")
     }
 
     @Test func concurrentFilteredUpdatesOfOneFileBothLand() throws {

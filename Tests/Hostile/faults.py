@@ -100,14 +100,16 @@ def interrupted_update(asmrun, sig):
     lost = 0 if snapshot(suite) == before else 1
     try:
         with open(report) as f:
-            interrupted = json.load(f)["summary"].get("interrupted", 0)
+            written = json.load(f)
+        interrupted, complete = written["summary"].get("interrupted", 0), written.get("complete")
     except (OSError, ValueError, KeyError):
-        interrupted = -1
+        interrupted, complete = -1, None
     processes, files = debris(suite, tmp)
     ready.close()
     shutil.rmtree(root, ignore_errors=True)
-    ok = bool(started) and status == 130 and interrupted >= 1 and lost == 0 and processes == 0 and files == 0
-    result = f"exit {status}, {interrupted} interrupted, expectations {'unchanged' if lost == 0 else 'CHANGED'}"
+    ok = bool(started) and status == 130 and interrupted >= 1 and complete is False and lost == 0 and processes == 0 and files == 0
+    marked = "incomplete" if complete is False else "NOT marked incomplete"
+    result = f"exit {status}, {interrupted} interrupted, report {marked}, expectations {'unchanged' if lost == 0 else 'CHANGED'}"
     return result, ok, seconds, lost, processes, files
 
 
