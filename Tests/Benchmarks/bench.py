@@ -130,6 +130,8 @@ def suite(bench):
         Row(f"8c. asmrun test -j{CORES}, one source touched", touched, peers["touched"], check=check, prepare=touch),
         Row(f"8d. asmrun test -j{CORES} --no-isolation, warm cache",
             bench.test("-j", jobs, "--no-isolation", "--cache-dir", warm), source, check=check),
+        Row("8f. asmrun test -j1 --no-isolation, warm cache",
+            bench.test("-j", "1", "--no-isolation", "--cache-dir", warm), source, check=check),
         Row(f"8e. asmrun test -j{CORES}, warm cache with {BOUNDED_TIMINGS:,} stale timings", warm_stale.command,
             source, check=check),
         Row(f"9. asmrun test -j{CORES} --runner qemu, cold", cold("-j", jobs, "--runner", "qemu"), source,
