@@ -6,6 +6,7 @@
 #include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -167,12 +168,28 @@ __attribute__((noreturn)) static void end(int code) {
     for (;;) asmrun_raw_syscall(SYS_exit_group, code, 0, 0, 0);
 }
 
-__attribute__((noreturn)) void asmrun_case_init(const asmrun_spawn_request *r, int cgroup_fd) {
+/* What the starter does otherwise: default signal handlers, the cgroup opened, the run's
+   namespaces entered, and a mount namespace of the case's own. 0, or an errno with `*step`. */
+static int enter_run(const asmrun_spawn_request *r, int *cgroup_fd, int *step) {
+    asmrun_reset_signals();
+    *step = ASMRUN_STEP_CGROUP;
+    if (r->cgroup_procs && (*cgroup_fd = open(r->cgroup_procs, O_WRONLY | O_CLOEXEC)) < 0) return errno;
+    volatile asmrun_step entering = ASMRUN_STEP_NONE;
+    if (asmrun_enter_namespaces(r, &entering) != 0) {
+        *step = entering;
+        return errno;
+    }
+    *step = ASMRUN_STEP_CASE_NAMESPACES;
+    return unshare(CLONE_NEWNS) == 0 ? 0 : errno;
+}
+
+__attribute__((noreturn)) void asmrun_case_init(const asmrun_spawn_request *r, int cgroup_fd, int enters_namespaces) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     int started[3] = {ASMRUN_STEP_NONE, 0, 0};
+    int status_fd = r->status_write_fd;
+    if (enters_namespaces && (errno = enter_run(r, &cgroup_fd, &started[0])) != 0) goto fail;
     int keep[5] = {r->stdin_fd, r->stdout_fd, r->stderr_fd, r->status_write_fd, cgroup_fd};
     close_all_but(keep, 5);
-    int status_fd = r->status_write_fd;
     started[0] = ASMRUN_STEP_PROCESS_GROUP;
     if (r->new_process_group && setpgid(0, 0) != 0) goto fail;
     started[0] = ASMRUN_STEP_CGROUP;

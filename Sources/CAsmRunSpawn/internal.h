@@ -37,8 +37,16 @@ int asmrun_confine(const asmrun_spawn_request *request, asmrun_step *step);
 __attribute__((noreturn)) void asmrun_exec_program(const asmrun_spawn_request *request, volatile int *error,
                                                    volatile asmrun_step *step);
 /* The case's init (PID 1 of its namespace); never returns. It may run in asmrun's memory
-   (see asmrun_raw_syscall). */
-__attribute__((noreturn)) void asmrun_case_init(const asmrun_spawn_request *request, int cgroup_fd);
+   (see asmrun_raw_syscall). With `enters_namespaces` it was cloned by asmrun itself: it resets
+   its signal handlers, opens its cgroup and enters the run's namespaces (and a mount namespace
+   of its own) first, as the starter does otherwise. */
+__attribute__((noreturn)) void asmrun_case_init(const asmrun_spawn_request *request, int cgroup_fd,
+                                                int enters_namespaces);
+/* Default dispositions for every signal that can have another. */
+void asmrun_reset_signals(void);
+/* setns into the request's user, network and mount namespaces (those given); 0, or -1 with
+   errno set and `*step` naming the one that failed. */
+int asmrun_enter_namespaces(const asmrun_spawn_request *request, volatile asmrun_step *step);
 
 /* Stacks for inits that share asmrun's memory: ASMRUN_INIT_STACK_SIZE bytes above a guard page;
    NULL when none can be had (or raw system calls are not written for this architecture). */

@@ -110,7 +110,7 @@ void asmrun_close_from(int first) {
     close(dir);
 }
 
-static void reset_signals(void) {
+void asmrun_reset_signals(void) {
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
@@ -122,7 +122,7 @@ static void reset_signals(void) {
 
 /* Enters the namespaces the request names. The user namespace comes first: it owns the other
    two when asmrun is not root. */
-static int enter_namespaces(const asmrun_spawn_request *r, volatile asmrun_step *step) {
+int asmrun_enter_namespaces(const asmrun_spawn_request *r, volatile asmrun_step *step) {
     *step = ASMRUN_STEP_USER_NAMESPACE;
     if (r->user_ns_fd >= 0 && setns(r->user_ns_fd, CLONE_NEWUSER) != 0) return -1;
     *step = ASMRUN_STEP_NETWORK_NAMESPACE;
@@ -165,14 +165,14 @@ fail:
 /* Runs in the vfork child: only async-signal-safe calls, never returns. */
 __attribute__((noreturn)) static void child(const asmrun_spawn_request *r, volatile int *error,
                                             volatile asmrun_step *step) {
-    reset_signals();
+    asmrun_reset_signals();
     *step = ASMRUN_STEP_PROCESS_GROUP;
     if (r->new_process_group && setpgid(0, 0) != 0) goto fail;
     *step = ASMRUN_STEP_CGROUP;
     /* A case outside its cgroup would run without its process limit: refuse to start it.
        Joined before the mount namespace, which has the cgroup file system read-only. */
     if (r->cgroup_procs && asmrun_write_file(r->cgroup_procs, "0\n", 2) != 0) goto fail;
-    if (enter_namespaces(r, step) != 0) goto fail;
+    if (asmrun_enter_namespaces(r, step) != 0) goto fail;
     asmrun_exec_program(r, error, step);
 fail:
     *error = errno ? errno : ECHILD;
@@ -184,11 +184,24 @@ fail:
 struct init_start {
     const asmrun_spawn_request *request;
     int cgroup_fd;
+    int enters_namespaces;
 };
 
 static int init_entry(void *start) {
     const struct init_start *s = start;
-    asmrun_case_init(s->request, s->cgroup_fd);
+    asmrun_case_init(s->request, s->cgroup_fd, s->enters_namespaces);
+}
+
+/* Puts the init's start at the top of `stack`; returns the stack pointer to give clone: 64
+   bytes below it, 16-byte aligned, as both x86_64 and aarch64 want. */
+static char *place_start(void *stack, const asmrun_spawn_request *r, int cgroup_fd, int enters_namespaces,
+                         struct init_start **placed) {
+    struct init_start *start = (struct init_start *)((char *)stack + ASMRUN_INIT_STACK_SIZE) - 1;
+    start->request = r;
+    start->cgroup_fd = cgroup_fd;
+    start->enters_namespaces = enters_namespaces;
+    *placed = start;
+    return (char *)((unsigned long)((char *)start - 64) & ~15UL);
 }
 
 /* Clones the init into new namespaces, as a child of asmrun (CLONE_PARENT): in asmrun's memory
@@ -198,11 +211,8 @@ static int init_entry(void *start) {
 static long clone_init(const asmrun_spawn_request *r, int cgroup_fd, void *stack, volatile int *shared) {
     long flags = CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_PARENT | SIGCHLD;
     if (stack) {
-        struct init_start *start = (struct init_start *)((char *)stack + ASMRUN_INIT_STACK_SIZE) - 1;
-        start->request = r;
-        start->cgroup_fd = cgroup_fd;
-        /* 64 bytes below it, 16-byte aligned, as both x86_64 and aarch64 want. */
-        char *top = (char *)((unsigned long)((char *)start - 64) & ~15UL);
+        struct init_start *start;
+        char *top = place_start(stack, r, cgroup_fd, 0, &start);
         long pid = clone(init_entry, top, (int)(flags | CLONE_VM), start);
         if (pid >= 0) {
             *shared = 1;
@@ -211,8 +221,18 @@ static long clone_init(const asmrun_spawn_request *r, int cgroup_fd, void *stack
         if (errno != EINVAL) return -1;
     }
     long pid = syscall(SYS_clone, flags, 0L, 0L, 0L, 0L);
-    if (pid == 0) asmrun_case_init(r, cgroup_fd);
+    if (pid == 0) asmrun_case_init(r, cgroup_fd, 0);
     return pid;
+}
+
+/* Where no user namespace has to be entered first (asmrun is root), the calling thread clones
+   the init itself, in asmrun's memory, and the init joins its cgroup and enters the run's
+   network and mount namespaces on its own: no starter process to make, wait for and reap.
+   Returns the pid, or -1 (the caller then takes the starter's way). */
+static long clone_init_directly(const asmrun_spawn_request *r, void *stack) {
+    struct init_start *start;
+    char *top = place_start(stack, r, -1, 1, &start);
+    return clone(init_entry, top, CLONE_VM | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | SIGCHLD, start);
 }
 
 /* The vfork child of a case with namespaces of its own: opens its cgroup (the init joins it,
@@ -222,10 +242,10 @@ __attribute__((noreturn)) static void case_starter(const asmrun_spawn_request *r
                                                    volatile asmrun_step *step, volatile pid_t *init, void *stack,
                                                    volatile int *shared) {
     int cgroup_fd = -1;
-    reset_signals();
+    asmrun_reset_signals();
     *step = ASMRUN_STEP_CGROUP;
     if (r->cgroup_procs && (cgroup_fd = open(r->cgroup_procs, O_WRONLY | O_CLOEXEC)) < 0) goto fail;
-    if (enter_namespaces(r, step) != 0) goto fail;
+    if (asmrun_enter_namespaces(r, step) != 0) goto fail;
     *step = ASMRUN_STEP_CASE_NAMESPACES;
     long pid = clone_init(r, cgroup_fd, stack, shared);
     if (pid < 0) goto fail;
@@ -262,18 +282,26 @@ int asmrun_spawn(const asmrun_spawn_request *request, pid_t *pid, void **init_st
     volatile int error = 0;
     volatile asmrun_step step = ASMRUN_STEP_FORK;
     volatile pid_t init = 0;
+    int saved = 0;
     /* Blocked until the init reported: no handler runs on this thread while it may share it. */
     pthread_sigmask(SIG_BLOCK, &all, &previous);
-    pid_t child_pid = vfork();
-    if (child_pid == 0) {
-        if (request->case_namespaces) case_starter(request, &error, &step, &init, stack, &shared);
-        child(request, &error, &step);
-    }
-    int saved = child_pid < 0 ? errno : error;
-    *failed_step = step;
-    if (child_pid >= 0 && (saved != 0 || request->case_namespaces)) {
-        int status;
-        while (waitpid(child_pid, &status, 0) < 0 && errno == EINTR) {}
+    long direct = stack && request->user_ns_fd < 0 ? clone_init_directly(request, stack) : -1;
+    pid_t child_pid = (pid_t)direct;
+    if (direct > 0) {
+        init = (pid_t)direct;
+        shared = 1;
+    } else {
+        child_pid = vfork();
+        if (child_pid == 0) {
+            if (request->case_namespaces) case_starter(request, &error, &step, &init, stack, &shared);
+            child(request, &error, &step);
+        }
+        saved = child_pid < 0 ? errno : error;
+        *failed_step = step;
+        if (child_pid >= 0 && (saved != 0 || request->case_namespaces)) {
+            int status;
+            while (waitpid(child_pid, &status, 0) < 0 && errno == EINTR) {}
+        }
     }
     /* Only the init writes reports: without this end, a read sees the init's end as EOF. */
     if (request->case_namespaces) close(request->status_write_fd);
