@@ -88,7 +88,10 @@ final class AttackFixtures {
     }
 
     private func expectation(_ program: String, _ cases: [(name: String, args: String, stdout: String)]) -> String {
-        let values = ["{outside}": outside, "{socket}": socketDirectory + "/host.sock", "{victim}": "\(victim.processIdentifier)"]
+        let values = [
+            "{outside}": outside, "{socket}": socketDirectory + "/host.sock", "{victim}": "\(victim.processIdentifier)",
+            "{queue}": "\(SandboxTests.queueKey)",
+        ]
         return cases.map { testCase in
             var args = testCase.args
             for (hole, value) in values { args = args.replacingOccurrences(of: hole, with: value) }

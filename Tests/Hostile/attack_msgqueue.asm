@@ -1,5 +1,6 @@
-; Removes the host's SysV message queue with key 0x41534d52 ("ASMR", made by the test before
-; the run) when it can see it. Contained: "queue: untouched" (the case has its own IPC namespace).
+; Removes the host's SysV message queue whose key (decimal) is its argument (made by the test
+; before the run; each harness uses a key of its own, so two can run at once) when it can see
+; it. Contained: "queue: untouched" (the case has its own IPC namespace).
 %include "attack.inc"
 section .data
 text removed, "queue: removed"
@@ -7,8 +8,11 @@ text untouched, "queue: untouched"
 section .text
 global _start
 _start:
+        mov     rbx, rsp
+        argv_or_exit 1
+        call    parse_decimal
+        mov     edi, eax
         mov     eax, SYS_msgget
-        mov     edi, 0x41534d52
         xor     esi, esi
         syscall
         test    rax, rax

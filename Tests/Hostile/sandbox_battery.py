@@ -11,7 +11,8 @@ import ctypes, json, os, shutil, signal, socket, subprocess, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NOBODY = 65534
-QUEUE_KEY = 0x41534D52
+# A key of this run's own ("QS" and the pid): the Swift tests' battery may run beside it.
+QUEUE_KEY = 0x51530000 | (os.getpid() & 0xFFFF)
 DAEMON = b"asmrun-hostile-daemon"
 
 # program: (cases as (name, args, stdout), asmrun options)
@@ -21,7 +22,7 @@ ATTACKS = {
     "attack_cgroup": ([("default", [], "cgroup: refused\n")], []),
     "attack_daemon": ([("default", [], "")], []),
     "attack_ptrace": ([("default", [], "ptrace: refused\n")], []),
-    "attack_msgqueue": ([("default", [], "queue: untouched\n")], []),
+    "attack_msgqueue": ([("default", ["{queue}"], "queue: untouched\n")], []),
     "attack_caps": ([("default", [], "hostname: refused\nchown: refused\n")], []),
     "attack_memory": ([("default", [], "maps: refused\nmem: refused\n")], []),
     "attack_forks": ([("default", [], "forks: limited\n")], []),
@@ -104,7 +105,8 @@ class Fixtures:
         return self.victim.poll() is None
 
     def values(self):
-        return {"outside": self.outside, "socket": self.socket_path, "victim": str(self.victim.pid)}
+        return {"outside": self.outside, "socket": self.socket_path, "victim": str(self.victim.pid),
+                "queue": str(QUEUE_KEY)}
 
     def close(self):
         libc = ctypes.CDLL(None)
