@@ -275,6 +275,13 @@ static int await_case_start(const asmrun_spawn_request *request, pid_t init, asm
 }
 
 int asmrun_spawn(const asmrun_spawn_request *request, pid_t *pid, void **init_stack, asmrun_step *failed_step) {
+    *init_stack = NULL;
+    /* A case's mount namespace is a copy of the run's private view: a copy of asmrun's own
+       could share mount events with the host, and the case's mounts would show there. */
+    if (request->case_namespaces && request->mnt_ns_fd < 0) {
+        *failed_step = ASMRUN_STEP_CASE_NAMESPACES;
+        return EINVAL;
+    }
     sigset_t all, previous;
     sigfillset(&all);
     void *stack = request->case_namespaces ? asmrun_take_init_stack() : NULL;

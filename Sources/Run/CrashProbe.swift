@@ -143,7 +143,10 @@ package struct CrashProbe: Sendable {
         command.workingDirectory = workingDirectory
         var gdbOptions = options
         gdbOptions.stdin = .empty
+        // gdb reaches qemu's socket from asmrun's own namespaces: no case namespaces of its own
+        // either (they would copy asmrun's mount namespace, not the run's private view).
         gdbOptions.isolation = nil
+        gdbOptions.confinement.caseNamespaces = false
         // qemu ends when gdb kills the program, or at the case's timeout.
         return Gdbstub.serve(qemu, options: options, socket: socket, launcher: launcher, end: {}) {
             try? String(decoding: launcher.run(command, options: gdbOptions).stdout, as: UTF8.self)

@@ -113,6 +113,16 @@ import Testing
         }
     }
 
+    /// Case namespaces copy the run's private mount view; without one they would copy asmrun's
+    /// own mount namespace, whose mount events a shared root passes to the host.
+    @Test func caseNamespacesWithoutTheRunsViewAreRefused() {
+        var options = LaunchOptions()
+        options.confinement = Confinement(caseNamespaces: true)
+        #expect(throws: LaunchError.spawnFailed("/bin/true: making its PID, IPC, UTS and mount namespaces failed", errno: EINVAL)) {
+            try launcher.run(Command("/bin/true"), options: options)
+        }
+    }
+
     @Test func argv0AndWorkingDirectoryAndEnvironment() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
