@@ -279,6 +279,7 @@ int asmrun_spawn(const asmrun_spawn_request *request, pid_t *pid, void **init_st
     /* A case's mount namespace is a copy of the run's private view: a copy of asmrun's own
        could share mount events with the host, and the case's mounts would show there. */
     if (request->case_namespaces && request->mnt_ns_fd < 0) {
+        close(request->status_write_fd);
         *failed_step = ASMRUN_STEP_CASE_NAMESPACES;
         return EINVAL;
     }
