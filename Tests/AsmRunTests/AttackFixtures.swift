@@ -56,7 +56,10 @@ final class AttackFixtures {
     }
 
     /// `asmrun test` as the user on `programs` (their cases' contained output as expectations).
-    func run(_ programs: [(String, [(name: String, args: String, stdout: String)])], jobs: String, runners: String) throws -> Run {
+    func run(
+        _ programs: [(String, [(name: String, args: String, stdout: String)])], jobs: String, runners: String,
+        environment extra: [String: String] = [:]
+    ) throws -> Run {
         let work = try Self.directory(in: base)
         let suite = work + "/suite"
         let scratch = work + "/tmp"
@@ -76,7 +79,8 @@ final class AttackFixtures {
         let result = try PosixLauncher(path: "/usr/bin:/bin").run(
             Command(
                 "setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"] + arguments,
-                environment: ["PATH": Fixture.environment["PATH"] ?? "/usr/bin:/bin", "HOME": suite, "TMPDIR": scratch, "NO_COLOR": "1"]),
+                environment: ["PATH": Fixture.environment["PATH"] ?? "/usr/bin:/bin", "HOME": suite, "TMPDIR": scratch, "NO_COLOR": "1"]
+                    .merging(extra) { $1 }),
             options: {
                 var options = LaunchOptions(); options.timeout = 120; return options
             }())

@@ -38,6 +38,25 @@ struct SandboxTests {
         try expectContained(uid: 0)
     }
 
+    /// Where the kernel or an emulator (asmrun itself under qemu-user) refuses an init that shares
+    /// asmrun's memory, the init gets a copy: the attacks on the init and on what it ends hold there
+    /// too.
+    @Test(.enabled(if: Fixture.rootMayIsolate, "needs root on a kernel that lets root unshare every namespace (unshare(1) says)"))
+    func theAttacksOnTheInitAreContainedWithACopiedInit() throws {
+        let fixtures = try AttackFixtures(uid: 0)
+        defer { fixtures.close() }
+        let names: Set = ["attack_kill_parent", "attack_daemon", "attack_forks", "attack_memory", "attack_caps", "writes_files"]
+        let programs = Self.attacks.filter { names.contains($0.program) }
+        let run = try fixtures.run(programs, jobs: "2", runners: HostileTests.runnersForTests, environment: ["ASMRUN_COPIED_INIT": "1"])
+        #expect(run.status == .exited(0), "asmrun itself: \(run.output)")
+        let results = run.json["results"] as? [[String: Any]] ?? []
+        #expect(results.count == programs.count * HostileTests.runnersForTests.split(separator: ",").count)
+        for result in results {
+            #expect(result["status"] as? String == "pass", "\(result["program"] ?? "?") \(result["runner"] ?? "?"): \(run.output)")
+        }
+        #expect(run.leftovers.isEmpty, "left running: \(run.leftovers)")
+    }
+
     @Test(.enabled(if: nobodyMayIsolate, "needs root, setpriv, and a kernel that gives nobody user, PID and mount namespaces"))
     func everyAttackIsContainedAsNobody() throws {
         try expectContained(uid: 65534)
