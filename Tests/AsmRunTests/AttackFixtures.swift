@@ -72,7 +72,9 @@ final class AttackFixtures {
             try Fixture.write(expectation(program, cases), to: suite + "/" + program + ".expect")
         }
         let binary = work + "/asmrun"
-        try FileManager.default.copyItem(atPath: Fixture.binary, toPath: binary)
+        // Through the spawn gate: a test spawning meanwhile must not inherit it open for writing
+        // (exec would then fail with "Text file busy").
+        try ExecutableFile.copy(Fixture.binary, to: binary)
         for path in [work] + (FileManager.default.subpaths(atPath: work) ?? []).map({ work + "/" + $0 }) { chown(path, uid, uid) }
         let report = work + "/report.json"
         let arguments = [binary, "test", suite, "--runner", runners, "--no-cache", "-j", jobs, "--json", report]

@@ -122,7 +122,9 @@ enum Fixture {
     static func write(_ text: String, to path: String) throws {
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        // Close-on-exec and under the spawn gate, as asmrun writes executables: a script written
+        // here and run next never meets "Text file busy" from a test spawning meanwhile.
+        try SpawnGate.exclusive { try AtomicFile.write(Array(text.utf8), to: path, mode: 0o644, keepingMode: false) }
     }
 
     /// Runs the built `asmrun` binary and captures everything.
