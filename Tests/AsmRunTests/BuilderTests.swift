@@ -100,6 +100,23 @@ import Testing
         #expect(Timings(cacheRoot: root).seconds.count == Timings.maxEntries)
     }
 
+    @Test func aSaveWritesThisRunsProgramsFirstAndCopiesTheOthers() throws {
+        let root = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(root) }
+        let old = "1.5000\t900\t/s/a.asm\n0.2500\t800\t/s/b.asm\n2.0000\t/s/legacy.asm\n"
+        try Fixture.write(old, to: root + "/timings")
+        var timings = Timings(cacheRoot: root, now: 1000)
+        let programs = ["/s/b.asm", "/s/a.asm", "/s/new.asm"].map(TestProgram.init(path:))
+        #expect(timings.order(programs) == [2, 1, 0], "new first, then the slowest known")
+        timings.save(["/s/b.asm": 0.75], now: 1000)
+        let saved = try String(contentsOfFile: root + "/timings", encoding: .utf8)
+        #expect(saved == "0.7500\t1000\t/s/b.asm\n1.5000\t900\t/s/a.asm\n2.0000\t1000\t/s/legacy.asm\n")
+        timings.save(["/s/new.asm": 3], now: 1001)
+        let again = try String(contentsOfFile: root + "/timings", encoding: .utf8)
+        #expect(again == "3.0000\t1001\t/s/new.asm\n" + saved, "a second save starts from what the first wrote")
+        #expect(timings.order(programs) == [2, 1, 0] && timings.seconds["/s/b.asm"] == 0.75)
+    }
+
     @Test func durationsRoundTripAndBadLinesAreSkipped() throws {
         let root = try Fixture.temporaryDirectory()
         defer { Files.removeTree(root) }
