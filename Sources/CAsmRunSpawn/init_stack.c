@@ -14,16 +14,20 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static void *kept[KEPT_STACKS];
 static int kept_count;
 
+/* ASMRUN_COPIED_INIT set takes the way of kernels and emulators that refuse an init sharing
+   asmrun's memory, so that tests can run it where nothing refuses. Read once. */
+static pthread_once_t environment_read = PTHREAD_ONCE_INIT;
+static int copied;
+
+static void read_environment(void) { copied = getenv("ASMRUN_COPIED_INIT") != NULL; }
+
 static size_t guard_size(void) {
     long page = sysconf(_SC_PAGESIZE);
     return page > 0 ? (size_t)page : 4096;
 }
 
 void *asmrun_take_init_stack(void) {
-    /* ASMRUN_COPIED_INIT=1 takes the way of kernels and emulators that refuse an init sharing
-       asmrun's memory, so that tests can run it where nothing refuses. */
-    static int copied = -1;
-    if (copied < 0) copied = getenv("ASMRUN_COPIED_INIT") != NULL;
+    pthread_once(&environment_read, read_environment);
     if (!ASMRUN_HAS_RAW_SYSCALL || copied) return NULL;
     void *stack = NULL;
     pthread_mutex_lock(&lock);

@@ -74,19 +74,18 @@ struct ExpectationRecorder: Sendable {
         var file = current ?? ExpectationFile()
         var outcome = Outcome()
         for (ran, observations) in recordable {
-            if let onDisk = file.cases.first(where: { $0.name == ran.name }) {
-                guard onDisk.hasSameInputs(as: ran) else {
-                    outcome.skipped[ran.name] = "its inputs changed in \(FileLocation(path)) while it ran; run `asmrun test --update` again"
-                    continue
-                }
-            } else if snapshot.cases.contains(where: { $0.name == ran.name }) {
+            let onDisk = file.cases.first { $0.name == ran.name }
+            if let onDisk, !onDisk.hasSameInputs(as: ran) {
+                outcome.skipped[ran.name] = "its inputs changed in \(FileLocation(path)) while it ran; run `asmrun test --update` again"
+                continue
+            }
+            if onDisk == nil && snapshot.cases.contains(where: { $0.name == ran.name }) {
                 outcome.skipped[ran.name] = "it was removed from \(FileLocation(path)) while it ran"
                 continue
             }
-            let old = file.cases.first { $0.name == ran.name }
             file.record(caseNamed: ran.name, observations: observations)
             let new = file.cases.first { $0.name == ran.name }
-            outcome.remarks += (new?.recordingRemarks(since: old, baseline: observations[0].runner) ?? []).map {
+            outcome.remarks += (new?.recordingRemarks(since: onDisk, baseline: observations[0].runner) ?? []).map {
                 "\(program.id(of: ran.name)) [\($0.runner)]: \($0.text)"
             }
         }

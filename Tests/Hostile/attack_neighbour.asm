@@ -36,18 +36,8 @@ attacker:
         exit_with 0
 .found: lea     rsi, [rel slash_intruder]
         call    append_string
-        mov     eax, SYS_open
         lea     rdi, [rel path]
-        mov     esi, O_WRONLY_CREAT_TRUNC
-        mov     edx, 0o644
-        syscall
-        test    rax, rax
-        js      .blocked
-        say     written
-        exit_with 0
-.blocked:
-        say     blocked
-        exit_with 0
+        try_create
 
 victim:
         mov     eax, SYS_open

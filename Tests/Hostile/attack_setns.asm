@@ -37,17 +37,7 @@ _start:
 .outside:
         argv_or_exit 1
         mov     rdi, rsi
-        mov     eax, SYS_open
-        mov     esi, O_WRONLY_CREAT_TRUNC
-        mov     edx, 0o644
-        syscall
-        test    rax, rax
-        js      .blocked
-        say     written
-        exit_with 0
-.blocked:
-        say     blocked
-        exit_with 0
+        try_create
 
 ; setns into /proc/PPID<rsi>; rax = 0 on success.
 enter_parent_ns:
