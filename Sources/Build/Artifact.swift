@@ -1,9 +1,14 @@
 import Glibc
 import Source
 
-/// A linked executable ready to run: a private copy owned by this asmrun process.
+/// A linked executable ready to run: a private copy owned by this asmrun process, or the
+/// cache's own entry, run where it is.
 package struct Artifact: Sendable {
     package let executable: String
+    /// The executable is the first `length` bytes of the file (a cache entry: its trailer comes
+    /// after them); `nil`: the whole file. A file with a length is the cache's: never written,
+    /// linked or removed.
+    package var length: Int?
     /// The format it was built as (a retry can make 64-bit-looking code elf32).
     package let format: ObjectFormat
     /// What nasm, the C compiler and the linker printed on success, verbatim (replayed on a
@@ -34,6 +39,11 @@ package struct Artifact: Sendable {
             .joined(separator: "\n")
     }
 
-    /// Removes the private copy.
-    package func release() { unlink(executable) }
+    /// The cache's entry, run in place.
+    package var inCache: Bool { length != nil }
+
+    /// Removes the private copy (the cache's entry stays).
+    package func release() {
+        if !inCache { unlink(executable) }
+    }
 }

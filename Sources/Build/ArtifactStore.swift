@@ -34,6 +34,9 @@ package final class ArtifactStore: Sendable {
         scratchFolder = try TemporaryDirectory(prefix: "build", environment: environment, claimed: true)
     }
 
+    /// Where the executables cases run are besides `scratch`: the cache's entries.
+    package var runnableFolders: [String] { root.map { [$0 + "/objects"] } ?? [] }
+
     /// Removes this process's private copies and trims the cache if anything was stored.
     package func close() {
         scratchFolder.remove()
@@ -77,9 +80,11 @@ package final class ArtifactStore: Sendable {
             trace?(
                 "(cached \(executableKey.prefix(12))) \(program.path): the executable linked earlier from the same sources, flags and tools (--no-cache builds it again)"
             )
-            return Artifact(
-                executable: plan.executable, format: plan.format, warnings: hit.warnings, notes: notes, dynamic: hit.dynamic,
+            var artifact = Artifact(
+                executable: hit.path, format: plan.format, warnings: hit.warnings, notes: notes, dynamic: hit.dynamic,
                 headers: headers(of: plan, program: program))
+            artifact.length = hit.length
+            return artifact
         }
         var warnings = ""
         for (position, step) in plan.compiles.enumerated() {
@@ -91,27 +96,35 @@ package final class ArtifactStore: Sendable {
         warnings += try link(plan, program: program, toolchain: toolchain, builder: builder)
         let executable = (try? Files.read(plan.executable)) ?? []
         if let root, !executable.isEmpty {
-            store(executable, warnings: warnings, key: linkKey(keys.compactMap { $0 }, plan, toolchain), root: root)
+            store(executable, warnings: warnings, key: linkKey(keys.compactMap { $0 }, plan, toolchain), root: root, executable: true)
         }
         return Artifact(
             executable: plan.executable, format: plan.format, warnings: warnings, notes: notes,
             dynamic: ElfSymbols.hasInterpreter(executable), headers: headers(of: plan, program: program))
     }
 
-    /// The executable's entry, written to its private path; `nil` on a miss.
-    private func cachedExecutable(_ key: String, _ plan: BuildPlan) -> (warnings: String, dynamic: Bool)? {
+    /// The executable's entry, run where it is (`length`: its bytes before the trailer), or
+    /// written to its private path when it was stored before entries were runnable; `nil` on a miss.
+    private func cachedExecutable(_ key: String, _ plan: BuildPlan) -> (path: String, length: Int?, warnings: String, dynamic: Bool)? {
         guard let root else { return nil }
         let entry = CacheEntry(path: root + "/objects/" + key)
-        guard let (payload, warnings) = entry.read(), ExecutableFile.write(payload, to: plan.executable) else { return nil }
+        guard let (payload, warnings, runnable) = entry.read() else { return nil }
+        guard runnable || ExecutableFile.write(payload, to: plan.executable) else { return nil }
         entry.touch()
-        return (warnings, ElfSymbols.hasInterpreter(payload))
+        return (runnable ? entry.path : plan.executable, runnable ? payload.count : nil, warnings, ElfSymbols.hasInterpreter(payload))
     }
 
-    /// Stores an entry under `key` (one rename; a failure only loses the caching).
-    func store(_ payload: [UInt8], warnings: String, key: String, root: String) {
+    /// Stores an entry under `key` (one rename; a failure only loses the caching). An executable's
+    /// is written apart from spawns: a child forked meanwhile would hold it open for writing, and
+    /// running the entry would fail with ETXTBSY (see `ExecutableFile`).
+    func store(_ payload: [UInt8], warnings: String, key: String, root: String, executable: Bool = false) {
         let entry = CacheEntry(path: root + "/objects/" + key)
         let staging = root + "/tmp/" + key + ".\(getpid()).\(counter.add(1, ordering: .relaxed).newValue)"
-        if entry.install(payload, warnings: warnings, staging: staging) { stored.store(true, ordering: .relaxed) }
+        let installed =
+            executable
+            ? ExecutableFile.apartFromSpawns { entry.install(payload, warnings: warnings, staging: staging, executable: true) }
+            : entry.install(payload, warnings: warnings, staging: staging, executable: false)
+        if installed { stored.store(true, ordering: .relaxed) }
     }
 
     /// A tool's path, size and modification time: a changed or upgraded tool changes the key.

@@ -16,8 +16,9 @@ struct CacheEntry {
     private static let magic = Array("\nasmrun-entry-3\n".utf8)
     private static let trailerLength = 16 + 16 + 64 + magic.count
 
-    /// The payload and warnings, when the entry exists and is intact.
-    func read() -> (payload: [UInt8], warnings: String)? {
+    /// The payload and warnings, when the entry exists and is intact; `runnable` when it was
+    /// stored executable, to be run where it is.
+    func read() -> (payload: [UInt8], warnings: String, runnable: Bool)? {
         guard let (bytes, status) = try? Files.readWithStatus(path), bytes.count >= Self.trailerLength else { return nil }
         let body = bytes.count - Self.trailerLength
         guard bytes.suffix(Self.magic.count).elementsEqual(Self.magic),
@@ -28,16 +29,18 @@ struct CacheEntry {
         if !untouched {
             guard String(decoding: bytes[body + 32..<body + 96], as: UTF8.self) == SHA256.hex(content) else { return nil }
         }
-        return (Array(content[..<length]), String(decoding: content[length...], as: UTF8.self))
+        return (Array(content[..<length]), String(decoding: content[length...], as: UTF8.self), status.st_mode & 0o100 != 0)
     }
 
     /// Stores `payload` with `warnings`: written to `staging`, stamped, then renamed into place.
-    func install(_ payload: [UInt8], warnings: String, staging: String) -> Bool {
+    /// An executable's entry is made runnable: the kernel loads an ELF file by its headers, so
+    /// the trailer after it does no harm, and a hit runs the entry itself instead of a copy.
+    func install(_ payload: [UInt8], warnings: String, staging: String, executable: Bool) -> Bool {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let content = payload + Array(warnings.utf8)
         let trailer = Array((Self.hex(payload.count) + Self.hex(Int(now.tv_sec) * 1_000_000_000 + now.tv_nsec) + SHA256.hex(content)).utf8)
-        let fd = open(staging, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = open(staging, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0o755 : 0o644)
         guard fd >= 0 else { return false }
         var times = [now, now]
         let written = writeAll(content + trailer + Self.magic, to: fd) && futimens(fd, &times) == 0

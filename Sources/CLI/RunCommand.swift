@@ -71,7 +71,7 @@ package struct RunCommand: Sendable {
             if let output = options.output {
                 try refuseInput(output, program, headers: artifact.headers)
                 AtomicFile.removeAbandoned(besides: output)
-                try ExecutableFile.copy(artifact.executable, to: output)
+                try ExecutableFile.copy(artifact.executable, to: output, length: artifact.length)
             }
             return Prepared(program: program, artifact: artifact, runner: runner, toolchain: toolchain, store: store)
         } catch {

@@ -44,10 +44,23 @@ package struct TestCommand: Sendable {
             AbandonedScratch.sweep(environment: context.environment)
             let store = try ArtifactStore(options: options.cache, environment: context.environment, launcher: context.launcher)
             defer { store.close() }
+            let scratch = try TemporaryDirectory(prefix: "test", environment: context.environment, claimed: true)
+            defer { scratch.remove() }
+            // The namespaces and the probes of what this host allows take milliseconds of system
+            // calls, made while the suite loads.
+            let containment = Pending { [options, context] in
+                Containment(
+                    writable: scratch.path,
+                    visible: [store.scratch] + store.runnableFolders + Self.prefixRunners(options.runners, context, toolchain),
+                    isolate: options.isolate, launcher: context.launcher)
+            }
+            defer { containment.value.close(reapingAll: context.ownsProcess) }
             guard let (suite, ahead) = try loadBuildingAhead(store: store, toolchain: toolchain) else { return ExitCode.interrupted }
             defer { ahead.close() }
             let runners = try resolveRunners(for: suite.programs, toolchain: toolchain)
-            return try run(suite, runners, toolchain: toolchain, store: store, ahead: ahead, started: started)
+            return try run(
+                suite, runners, toolchain: toolchain, store: store, ahead: ahead,
+                scratch: scratch.path, containment: containment.value, started: started)
         } catch {
             return Diagnostics.fail(error, in: .test, console: context.console)
         }
@@ -97,25 +110,14 @@ package struct TestCommand: Sendable {
 
     private func run(
         _ suite: TestSuite, _ runners: [ObjectFormat: [Runner]], toolchain: Toolchain, store: ArtifactStore, ahead: BuildAhead,
-        started: Double
+        scratch: String, containment: Containment, started: Double
     ) throws -> Int32 {
         removeAbandoned(suite)
         let total = suite.programs.reduce(0) { $0 + $1.cases.count * (runners[$1.format]?.count ?? 0) }
         let reporter = ConsoleReporter(console: context.console, verbose: options.verbose, environment: context.environment, total: total)
-        let scratch = try TemporaryDirectory(prefix: "test", environment: context.environment, claimed: true)
-        defer { scratch.remove() }
-        // Cases see the build's private copies and the prefix runners named, wherever they are.
-        let prefixRunners = runners.values.joined().compactMap { runner -> String? in
-            guard case .custom(let words) = runner.kind else { return nil }
-            return toolchain.locator.find(words[0])
-        }
-        let containment = Containment(
-            writable: scratch.path, visible: [store.scratch] + Set(prefixRunners).sorted(), isolate: options.isolate,
-            launcher: context.launcher)
-        defer { containment.close(reapingAll: context.ownsProcess) }
         for note in containment.notes { reporter.note("note: \(note)") }
         let caseRunner = CaseRunner(
-            launcher: context.launcher, scratch: scratch.path, containment: containment,
+            launcher: context.launcher, scratch: scratch, containment: containment,
             crashProbe: CrashProbe.make(launcher: context.launcher, toolchain: toolchain))
         let runner = SuiteRunner(
             programs: suite.programs, runners: runners, configuration: options.configuration, toolchain: toolchain,
@@ -128,6 +130,18 @@ package struct TestCommand: Sendable {
         let outcome = runner.run()
         let interrupted = interrupts.stop()
         return finish(outcome, suite, reporter, interrupted: interrupted, seconds: monotonicSeconds() - started, expected: total)
+    }
+
+    /// Where the prefix runners named with `--runner` are: cases must see them, wherever they are.
+    private static func prefixRunners(_ choices: [RunnerChoice], _ context: Context, _ toolchain: Toolchain) -> [String] {
+        guard let policy = try? context.runnerPolicy() else { return [] }
+        let found = choices.compactMap { choice -> String? in
+            guard case .custom = choice, let runner = try? Runner.resolve(choice, format: .elf64, toolchain: toolchain, policy: policy),
+                case .custom(let words) = runner.kind
+            else { return nil }
+            return toolchain.locator.find(words[0])
+        }
+        return Set(found).sorted()
     }
 
     /// Temporary files of `.expect` rewrites a dead run left beside the sources (only those whose

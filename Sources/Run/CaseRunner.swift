@@ -80,14 +80,16 @@ package struct CaseRunner: Sendable {
     }
 
     /// Runs `executable` (the program `stem`, shown `argv0`; `./stem` by default) with `input`
-    /// under `runner`.
+    /// under `runner`; `length`: the executable is that many bytes at the start of a cache entry.
     package func run(
-        _ input: CaseInput, executable: String, stem: String, argv0: String? = nil, runner: Runner, limits: CaseLimits
+        _ input: CaseInput, executable: String, length: Int? = nil, stem: String, argv0: String? = nil, runner: Runner,
+        limits: CaseLimits
     ) throws -> CaseRun {
         let workspace = try TemporaryDirectory(prefix: "case", environment: ["TMPDIR": scratch])
         defer { workspace.remove() }
         let prepared = try prepare(
-            input, in: workspace.path, executable: executable, stem: stem, argv0: argv0, runner: runner, limits: limits)
+            input, in: workspace.path, executable: executable, length: length, stem: stem, argv0: argv0, runner: runner,
+            limits: limits)
         var launch = prepared.launch
         let scope = containment?.beginCase(processes: limits.resources.processes)
         launch.cgroupProcs = scope?.procsFile
@@ -137,14 +139,16 @@ package struct CaseRunner: Sendable {
 
     /// The case folder filled, and the command and its launch options.
     private func prepare(
-        _ input: CaseInput, in workspace: String, executable: String, stem: String, argv0: String?, runner: Runner, limits: CaseLimits
+        _ input: CaseInput, in workspace: String, executable: String, length: Int? = nil, stem: String, argv0: String?,
+        runner: Runner, limits: CaseLimits
     ) throws -> Prepared {
         let inputs = try CaseFiles.place(folder: input.fileFolder, files: input.files, in: workspace)
         var programPath = executable
         if case .custom = runner.kind {
-            // A prefix runner sees `./name` relative to the case folder, so argv[0] is stable.
-            let local = workspace + "/" + stem
-            if link(executable, local) == 0 || (try? ExecutableFile.copy(executable, to: local)) != nil {
+            // A prefix runner sees `./name` relative to the case folder, so argv[0] is stable. A
+            // copy, not a link: the case may write to its folder, and the file is the program
+            // the other cases run (or the cache's entry).
+            if (try? ExecutableFile.copy(executable, to: workspace + "/" + stem, length: length)) != nil {
                 programPath = "./" + stem
             }
         }

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Glibc
 import Support
 
 /// Everything with side effects that a command needs: environment, processes and the terminal.
@@ -21,11 +21,28 @@ package struct Context: Sendable {
 
     /// The real process, terminal and environment.
     package static func live() -> Context {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Self.processEnvironment()
         var context = Context(
             environment: environment, launcher: PosixLauncher(path: environment["PATH"]),
             console: Console(environment: environment))
         context.ownsProcess = true
         return context
+    }
+
+    /// `environ` as a dictionary (the first assignment of a name wins, as `getenv` has it).
+    /// Foundation's `ProcessInfo` would do the same after setting itself up, which was a tenth
+    /// of asmrun's start-up.
+    static func processEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let assignment = String(cString: pointer)
+            if let equals = assignment.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                let name = String(assignment[..<equals])
+                if environment[name] == nil { environment[name] = String(assignment[assignment.index(after: equals)...]) }
+            }
+            entry += 1
+        }
+        return environment
     }
 }

@@ -42,6 +42,10 @@ package struct SeccompFilter: Sendable, Equatable {
             }
         #endif
         _ = seccomp_attr_set(context, SCMP_FLTATR_ACT_BADARCH, UInt32(truncatingIfNeeded: SCMP_ACT_KILL_PROCESS))
+        // A binary tree over the call numbers instead of one test after another: the kernel runs
+        // the filter for every call number of both architectures when a case installs it (its
+        // allow cache), and that took 118 µs per case against 44 µs with the tree.
+        _ = seccomp_attr_set(context, SCMP_FLTATR_CTL_OPTIMIZE, 2)
         let eperm = errnoAction(EPERM)
         for name in refused {
             let number = seccomp_syscall_resolve_name(name)

@@ -40,9 +40,14 @@ package enum ExecutableFile {
         SpawnGate.exclusive { FileCopy.write(bytes, to: path, mode: 0o755) }
     }
 
-    /// Copies `source` to `path` atomically, keeping it executable (`-o`, copies for runners).
-    package static func copy(_ source: String, to path: String) throws {
-        let bytes = try AtomicFile.contents(of: source)
+    /// Copies `source` (its first `length` bytes, when given: a cache entry) to `path`
+    /// atomically, keeping it executable (`-o`, copies for runners).
+    package static func copy(_ source: String, to path: String, length: Int? = nil) throws {
+        var bytes = try AtomicFile.contents(of: source)
+        if let length, length < bytes.count { bytes.removeLast(bytes.count - length) }
         try SpawnGate.exclusive { try AtomicFile.write(bytes, to: path, mode: 0o755, keepingMode: false) }
     }
+
+    /// Runs `body`, which writes an executable file some other way, while no spawn is in progress.
+    package static func apartFromSpawns<T>(_ body: () throws -> T) rethrows -> T { try SpawnGate.exclusive(body) }
 }

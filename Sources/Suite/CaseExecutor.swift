@@ -32,7 +32,8 @@ struct CaseExecutor: Sendable {
         let run: CaseRun
         do {
             run = try self.runner.run(
-                input, executable: artifact.executable, stem: program.name, argv0: program.argv0, runner: runner, limits: limits)
+                input, executable: artifact.executable, length: artifact.length, stem: program.name, argv0: program.argv0,
+                runner: runner, limits: limits)
         } catch {
             return RunnerResult(runner: runner.name, status: .error, message: "\(error)")
         }

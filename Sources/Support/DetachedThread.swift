@@ -1,4 +1,6 @@
+import Dispatch
 import Glibc
+import Synchronization
 
 /// A detached POSIX thread running a closure (the suite's workers, the interrupt reader):
 /// Foundation's `Thread` without Foundation.
@@ -27,5 +29,29 @@ package enum DetachedThread {
             }, context)
         if started != 0 { Unmanaged<Body>.fromOpaque(context).release() }
         return started == 0
+    }
+}
+
+/// A value made on a thread of its own while the caller goes on (the run's containment, set up
+/// while the suite loads); made on the caller's thread when no thread can be started.
+package final class Pending<Value: Sendable>: Sendable {
+    private let made = Mutex<Value?>(nil)
+    private let ready = DispatchSemaphore(value: 0)
+
+    package init(_ make: @escaping @Sendable () -> Value) {
+        if !DetachedThread.start({ [self] in finish(make) }) { finish(make) }
+    }
+
+    private func finish(_ make: @Sendable () -> Value) {
+        let value = make()
+        made.withLock { $0 = value }
+        ready.signal()
+    }
+
+    /// The value, waiting for it.
+    package var value: Value {
+        ready.wait()
+        ready.signal()
+        return made.withLock { $0! }
     }
 }

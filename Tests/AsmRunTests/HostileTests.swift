@@ -169,6 +169,31 @@ struct HostileTests {
         #expect(open.output.contains("-unreachable"))
     }
 
+    /// A warm case runs the cache's entry where it is: the cache folder is in every case's view,
+    /// and read-only there like the rest of the host.
+    @Test(.enabled(if: geteuid() == 0, "isolation needs root; without it asmrun notes that it is off"))
+    func casesCannotWriteTheCacheEntriesTheyRun() throws {
+        let work = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(work) }
+        let cache = work + "/cache"
+        _ = try Fixture.asmrun([Fixture.packageRoot + "/asm/hello.asm", "--cache-dir", cache])
+        let entries = try FileManager.default.contentsOfDirectory(atPath: cache + "/objects")
+        #expect(entries.count == 1)
+        let entry = cache + "/objects/" + (entries.first ?? "")
+        let before = try Files.read(entry)
+        for file in ["writes_files.asm", "sys.inc"] {
+            try FileManager.default.copyItem(atPath: Self.hostile + "/" + file, toPath: work + "/" + file)
+        }
+        try Fixture.write(
+            "[case default]\nargs: \(entry)\nstdout:\n| cwd: ok\n| outside: blocked\nstatus: exit 0\n", to: work + "/writes_files.expect")
+        // The second run is warm: writes_files itself runs from its entry.
+        for round in 1...2 {
+            let result = try Fixture.asmrun(["test", work + "/writes_files.asm", "--runner", Self.runners, "--cache-dir", cache])
+            #expect(result.status == .exited(0), "round \(round): \(result.stdout)\(result.stderr)")
+        }
+        #expect(try Files.read(entry) == before, "the entry a case tried to truncate is intact")
+    }
+
     @Test func interruptEndsEverythingAndStillWritesReports() throws {
         let suite = try Fixture.temporaryDirectory()
         defer { Files.removeTree(suite) }

@@ -212,6 +212,26 @@ struct RunModeTests {
         #expect(again.stdout == Array("Hello, World!\n".utf8))
     }
 
+    /// A hit runs the cache's entry itself (the ELF file, then the entry's trailer); `-o` from a
+    /// hit writes the executable ld wrote, byte for byte, without the trailer.
+    @Test func aHitRunsTheEntryInPlaceAndDashOKeepsOnlyTheExecutable() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        let cache = directory + "/cache"
+        let cold = try Fixture.asmrun([corpus + "/hello.asm", "--cache-dir", cache, "-o", directory + "/cold"])
+        let warm = try Fixture.asmrun([corpus + "/hello.asm", "--cache-dir", cache, "-o", directory + "/warm", "-v"])
+        #expect(cold.stdout == "Hello, World!\n" && warm.stdout == "Hello, World!\n")
+        #expect(warm.stderr.contains("(cached "))
+        let entries = try FileManager.default.contentsOfDirectory(atPath: cache + "/objects")
+        #expect(entries.count == 1)
+        let entry = try Files.read(cache + "/objects/" + (entries.first ?? ""))
+        let executable = try Files.read(directory + "/cold")
+        #expect(try Files.read(directory + "/warm") == executable)
+        #expect(entry.count > executable.count && Array(entry.prefix(executable.count)) == executable)
+        var info = stat()
+        #expect(stat(cache + "/objects/" + (entries.first ?? ""), &info) == 0 && info.st_mode & 0o111 == 0o111, "runnable")
+    }
+
     @Test func cacheSkipsNasmAndLdForAnUnchangedProgram() throws {
         let cache = try Fixture.temporaryDirectory()
         defer { Files.removeTree(cache) }
