@@ -123,7 +123,7 @@ static int mount_case_view(const char *folder, int *proc) {
 /* From here on, only raw system calls: the first report lets the thread that spawned the
    init run on, and the init may share its memory (see asmrun_raw_syscall). */
 
-static void report(int fd, const void *message, size_t length) {
+void asmrun_report(int fd, const void *message, size_t length) {
     const char *bytes = message;
     while (length > 0) {
         long written = asmrun_raw_syscall(SYS_write, fd, (long)bytes, (long)length, 0);
@@ -140,7 +140,7 @@ static long reap(int options, int *status) {
 
 /* Reaps children until `program` ends (orphans of the case are this process's children);
    returns its wait status. */
-static int await_program(pid_t program) {
+int asmrun_await_program(pid_t program) {
     for (;;) {
         int status = 0;
         long ended = reap(0, &status);
@@ -150,7 +150,7 @@ static int await_program(pid_t program) {
 }
 
 /* Ends whatever the program left in the namespace; returns how many were still running. */
-static int end_leftovers(void) {
+int asmrun_end_leftovers(void) {
     int status;
     while (reap(WNOHANG, &status) > 0) {}
     /* kill(-1) reaches every process of the namespace only as its PID 1; anywhere else it
@@ -164,7 +164,7 @@ static int end_leftovers(void) {
     }
 }
 
-__attribute__((noreturn)) static void end(int code) {
+__attribute__((noreturn)) void asmrun_end(int code) {
     for (;;) asmrun_raw_syscall(SYS_exit_group, code, 0, 0, 0);
 }
 
@@ -188,8 +188,8 @@ __attribute__((noreturn)) void asmrun_case_init(const asmrun_spawn_request *r, i
     int started[3] = {ASMRUN_STEP_NONE, 0, 0};
     int status_fd = r->status_write_fd;
     if (enters_namespaces && (errno = enter_run(r, &cgroup_fd, &started[0])) != 0) goto fail;
-    int keep[5] = {r->stdin_fd, r->stdout_fd, r->stderr_fd, r->status_write_fd, cgroup_fd};
-    close_all_but(keep, 5);
+    int keep[6] = {r->stdin_fd, r->stdout_fd, r->stderr_fd, r->status_write_fd, cgroup_fd, r->serves ? r->warden_socket : -1};
+    close_all_but(keep, 6);
     started[0] = ASMRUN_STEP_PROCESS_GROUP;
     if (r->new_process_group && setpgid(0, 0) != 0) goto fail;
     started[0] = ASMRUN_STEP_CGROUP;
@@ -197,6 +197,7 @@ __attribute__((noreturn)) void asmrun_case_init(const asmrun_spawn_request *r, i
     started[0] = ASMRUN_STEP_CASE_MOUNTS;
     if ((errno = mount_case_view(r->case_folder, &started[2])) != 0) goto fail;
     (void)sethostname("asmrun", 6);
+    if (r->serves) asmrun_warden_serve(r, started);
     volatile int error = 0;
     volatile asmrun_step step = ASMRUN_STEP_FORK;
     pid_t program = vfork();
@@ -205,17 +206,17 @@ __attribute__((noreturn)) void asmrun_case_init(const asmrun_spawn_request *r, i
     if (error != 0) {
         started[0] = step;
         started[1] = error;
-        end_leftovers();
-        report(status_fd, started, sizeof started);
-        end(127);
+        asmrun_end_leftovers();
+        asmrun_report(status_fd, started, sizeof started);
+        asmrun_end(127);
     }
-    report(status_fd, started, sizeof started);
-    asmrun_case_report done = {await_program(program), 0};
-    done.leftovers = end_leftovers();
-    report(status_fd, &done, sizeof done);
-    end(0);
+    asmrun_report(status_fd, started, sizeof started);
+    asmrun_case_report done = {asmrun_await_program(program), 0};
+    done.leftovers = asmrun_end_leftovers();
+    asmrun_report(status_fd, &done, sizeof done);
+    asmrun_end(0);
 fail:
     started[1] = errno ? errno : ECHILD;
-    report(status_fd, started, sizeof started);
-    end(127);
+    asmrun_report(status_fd, started, sizeof started);
+    asmrun_end(127);
 }

@@ -42,6 +42,16 @@ __attribute__((noreturn)) void asmrun_exec_program(const asmrun_spawn_request *r
    of its own) first, as the starter does otherwise. */
 __attribute__((noreturn)) void asmrun_case_init(const asmrun_spawn_request *request, int cgroup_fd,
                                                 int enters_namespaces);
+/* A warden's part of its init, once its namespaces, cgroup and mounts are made: the filter on
+   itself, the first report, then one case after another; never returns. `started` is the
+   init's report so far. */
+__attribute__((noreturn)) void asmrun_warden_serve(const asmrun_spawn_request *request, int started[3]);
+/* Reaps every child until none is left running or `program` ended: its wait status (see
+   case_init.c); and ends what the program left, returning how many. Raw system calls only. */
+int asmrun_await_program(pid_t program);
+int asmrun_end_leftovers(void);
+void asmrun_report(int fd, const void *message, size_t length);
+__attribute__((noreturn)) void asmrun_end(int code);
 /* Default dispositions for every signal that can have another. */
 void asmrun_reset_signals(void);
 /* setns into the request's user, network and mount namespaces (those given); 0, or -1 with

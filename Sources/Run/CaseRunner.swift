@@ -85,13 +85,19 @@ package struct CaseRunner: Sendable {
         _ input: CaseInput, executable: String, length: Int? = nil, stem: String, argv0: String? = nil, runner: Runner,
         limits: CaseLimits
     ) throws -> CaseRun {
-        let workspace = try TemporaryDirectory(prefix: "case", environment: ["TMPDIR": scratch])
-        defer { workspace.remove() }
+        // A warden's cases get their folders in the one folder it may write to.
+        let warden = containment?.warden(processes: limits.resources.processes)
+        let workspace = try TemporaryDirectory(prefix: "case", environment: ["TMPDIR": warden?.folder ?? scratch])
+        defer {
+            workspace.remove()
+            warden?.sweep()
+        }
         let prepared = try prepare(
             input, in: workspace.path, executable: executable, length: length, stem: stem, argv0: argv0, runner: runner,
             limits: limits)
         var launch = prepared.launch
-        let scope = containment?.beginCase(processes: limits.resources.processes)
+        launch.warden = warden
+        let scope = warden == nil ? containment?.beginCase(processes: limits.resources.processes) : nil
         launch.cgroupProcs = scope?.procsFile
         let launched = Result { try launcher.run(prepared.command, options: launch) }
         var leftovers = scope.map { containment?.endCase($0) ?? 0 } ?? 0

@@ -82,6 +82,9 @@ struct CgroupTree: Sendable {
         return path
     }
 
+    /// Sets a case cgroup's `pids.max` (a warden's, before its next case).
+    func setMaxProcesses(_ limit: Int, in path: String) -> Bool { Self.write("\(limit)", to: path + "/pids.max") }
+
     /// Kills every process in a case cgroup and removes it (one found empty is kept for the
     /// next case when its `pids.max` is given); returns how many were alive.
     func killAll(in path: String, keepingWith maxProcesses: Int?) -> Int {

@@ -5,8 +5,10 @@ import Synchronization
 /// Keeps test cases from hurting the run, the machine or each other, with every layer the host
 /// allows (`layers`, as `asmrun doctor` lists them):
 /// - a process group per case (always), ended whole when the case ends;
-/// - PID, IPC, UTS and mount namespaces per case, with an init as PID 1 that ends every process
-///   left when the program ends; only the case's folder writable (as root, or inside an
+/// - PID, IPC, UTS and mount namespaces per worker thread, with a warden as PID 1 that runs the
+///   worker's cases one after another and ends every process and IPC object a case left when its
+///   program ends (`Warden`; per case, with an init of its own, where no warden starts); only the
+///   worker's folder writable (as root, or inside an
 ///   unprivileged user namespace where the kernel allows one), a network namespace without
 ///   interfaces for the run;
 /// - no capabilities, no_new_privs and a seccomp filter (`SeccompFilter`), as root too;
@@ -27,10 +29,14 @@ package final class Containment: Sendable {
     package let notes: [String]
     /// RLIMIT_NPROC for cases when no cgroup bounds them (non-root: counts all the user's processes).
     package let processLimit: Int?
-    private let cgroups: CgroupTree?
+    let cgroups: CgroupTree?
     private let strays: StrayReaper?
+    /// The folder the case folders are made in.
+    let writable: String
+    /// Each worker thread's warden (see `Warden`).
+    let wardens = WardenTable()
     private let leasedSubreaper: Bool
-    private let counter = Atomic<Int>(0)
+    let counter = Atomic<Int>(0)
 
     /// Processes one case may have at once (pids.max, or added to the user's count for RLIMIT_NPROC).
     package static let maxProcesses = 256
@@ -41,6 +47,7 @@ package final class Containment: Sendable {
     /// leaves out the namespaces, not the capabilities and the filter.
     package init(writable: String, visible: [String] = [], isolate: Bool = true, launcher: any ProcessLaunching) {
         let root = geteuid() == 0
+        self.writable = writable
         let setup = NamespaceSetup(scratch: writable, visible: visible, root: root, isolate: isolate, launcher: launcher)
         namespaces = setup.namespaces
         confinement = setup.confinement
@@ -52,7 +59,7 @@ package final class Containment: Sendable {
             leasedSubreaper = false
             processLimit = nil
             layers.append(
-                .on("cgroup", "a pids cgroup per case (\(tree.kind)): pids.max \(Self.maxProcesses) or its `limit processes`"))
+                .on("cgroup", "a pids cgroup per worker or case (\(tree.kind)): pids.max \(Self.maxProcesses) or its `limit processes`"))
         } else {
             cgroups = nil
             let exact = setup.confinement.caseNamespaces
@@ -115,6 +122,7 @@ package final class Containment: Sendable {
     /// the namespace descriptors. With `reapingAll` (asmrun owns the process), also collects
     /// zombies nothing identifies any more.
     package func close(reapingAll: Bool = false) {
+        for warden in wardens.removeAll() { retire(warden) }
         cgroups?.remove()
         strays?.endStrays()
         if reapingAll { strays?.reapAllZombies() }

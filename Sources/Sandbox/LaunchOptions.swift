@@ -38,6 +38,9 @@ package struct LaunchOptions: Sendable, Equatable {
     package var isolation: Namespaces?
     /// Namespaces of its own, capabilities and the system call filter.
     package var confinement = Confinement()
+    /// The warden to run it in (its namespaces, cgroup and filter; the limits, stdio, folder and
+    /// capabilities are still the child's own), instead of namespaces of the child's own.
+    package var warden: Warden?
 
     package init() {}
 }

@@ -10,9 +10,12 @@ extension NamespaceSetup {
         if confinement.caseNamespaces {
             let proc = privateProc ? "" : "; /proc still lists the host's processes (this host refused a new procfs)"
             layers += [
-                .on("pid", "a PID namespace per case\(how): it sees and signals only its own processes, all ended with it\(proc)"),
-                .on("ipc", "an IPC namespace per case: SysV objects and POSIX message queues of its own"),
-                .on("uts", "a UTS namespace per case, host name `asmrun`"),
+                .on(
+                    "pid",
+                    "a PID namespace per worker\(how), whose warden ends every process a case left before the next "
+                        + "(per case where no warden starts): a case sees and signals only its own processes\(proc)"),
+                .on("ipc", "an IPC namespace per worker: SysV objects and POSIX message queues removed after each case"),
+                .on("uts", "a UTS namespace per worker, host name `asmrun`"),
             ]
         } else {
             let reason = "no namespaces per case\(why)"
@@ -27,7 +30,8 @@ extension NamespaceSetup {
             layers.append(
                 .on(
                     "mount",
-                    "only the case's folder is writable; fresh read-only tmpfs over /tmp, /run, /var/run and /dev/shm, "
+                    "only the worker's folder is writable (a folder per case in it, emptied after each); "
+                        + "fresh read-only tmpfs over /tmp, /run, /var/run and /dev/shm, "
                         + "a minimal /dev, the rest of the file system read-only"))
         } else if let namespaces, namespaces.mountNamespace >= 0 {
             layers.append(

@@ -29,7 +29,7 @@ package struct PosixLauncher: ProcessLaunching {
         pipes.closeChildEnds()
         var supervisor = Supervisor(pid: pid, options: options, pipes: pipes, start: start)
         var result = supervisor.run()
-        // The supervisor reaped the init: nothing runs on its stack any more.
+        // The supervisor reaped the init: nothing runs on its stack any more (a warden's is its own).
         asmrun_release_init_stack(initStack)
         result.privateProc = privateProc
         pipes = supervisor.pipes
@@ -72,7 +72,13 @@ package struct PosixLauncher: ProcessLaunching {
                     request.status_write_fd = statusWriter
                     return withConfinement(options.confinement, pipes, &request, &privateProc) { request in
                         SpawnGate.spawning {
-                            let code = asmrun_spawn(&request, &pid, &initStack, &step)
+                            let code: Int32
+                            if let warden = options.warden {
+                                code = warden.spawn(&request, &step)
+                                pid = warden.pid
+                            } else {
+                                code = asmrun_spawn(&request, &pid, &initStack, &step)
+                            }
                             if code == 0 { children.insert(pid, group: options.newProcessGroup) }
                             return code
                         }

@@ -32,6 +32,7 @@ struct Supervisor {
         self.pipes = pipes
         self.start = start
         pidfd = asmrun_pidfd_open(pid)
+        if options.warden != nil { _ = fcntl(pipes.statusReader, F_SETFL, fcntl(pipes.statusReader, F_GETFL) | O_NONBLOCK) }
         deadline = options.timeout.map { start + $0 }
         if case .forward(_, let filter) = options.stdout { captures[0].filter = filter }
         if case .forward(_, let filter) = options.stderr { captures[1].filter = filter }
@@ -55,6 +56,9 @@ struct Supervisor {
             if pipes.stderrReader >= 0 { fds.append(pollfd(fd: pipes.stderrReader, events: Int16(POLLIN), revents: 0)) }
             if pipes.stdinWriter >= 0 { fds.append(pollfd(fd: pipes.stdinWriter, events: Int16(POLLOUT), revents: 0)) }
             if termination == nil && pidfd >= 0 { fds.append(pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)) }
+            if termination == nil && options.warden != nil && pipes.statusReader >= 0 {
+                fds.append(pollfd(fd: pipes.statusReader, events: Int16(POLLIN), revents: 0))
+            }
             let ready = poll(&fds, nfds_t(fds.count), pollTimeout(now: now))
             if ready < 0 && errno != EINTR { break }
             for entry in fds where entry.revents != 0 {
@@ -129,6 +133,10 @@ struct Supervisor {
     private mutating func reapIfExited() { reap(blocking: false) }
 
     private mutating func reap(blocking: Bool) {
+        if let warden = options.warden {
+            awaitServedCase(warden, blocking: blocking)
+            return
+        }
         var status: Int32 = 0
         var result: pid_t
         repeat {
@@ -139,6 +147,31 @@ struct Supervisor {
         readCaseReport()
         // Whatever the program left running in its group ends with it.
         if options.newProcessGroup { _ = kill(-pid, SIGKILL) }
+    }
+
+    /// A case a warden runs ends with the warden's report; the warden ends only when the case's
+    /// group is killed (the timeout, the output limit, an interrupt), and then the report is
+    /// missing: the status pipe reads EOF, and the warden is reaped here.
+    private mutating func awaitServedCase(_ warden: Warden, blocking: Bool) {
+        while termination == nil {
+            var report = asmrun_case_report()
+            let got = withUnsafeMutableBytes(of: &report) { Glibc.read(pipes.statusReader, $0.baseAddress, $0.count) }
+            if got == MemoryLayout<asmrun_case_report>.size {
+                termination = Termination(waitStatus: report.wait_status)
+                leftovers = Int(report.leftovers)
+            } else if got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR) {
+                var status: Int32 = 0
+                var result: pid_t
+                repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
+                termination = result == pid ? Termination(waitStatus: status) : .signaled(SIGKILL)
+                warden.reapedElsewhere()
+            } else if blocking {
+                var fds = [pollfd(fd: pipes.statusReader, events: Int16(POLLIN), revents: 0)]
+                _ = poll(&fds, 1, -1)
+            } else {
+                return
+            }
+        }
     }
 
     /// With namespaces of the case's own, `pid` is the case's init: the program's status and its

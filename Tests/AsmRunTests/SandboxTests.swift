@@ -27,6 +27,14 @@ struct SandboxTests {
         ("attack_socket", [("default", "{socket}", "socket: unreachable\n")]),
         ("attack_kill_parent", [("default", "", "")]),
         ("attack_kill_other", [("default", "{victim}", "kill: refused\n")]),
+        // One case after the other in one warden: what the first makes is gone for the second.
+        (
+            "attack_leftovers",
+            [
+                ("plant", "plant {queue}", "ipc: planted\nfile: [..]\n"),
+                ("look", "look {queue}", "msg: gone\nsem: gone\nshm: gone\nmq: gone\nfile: gone\n"),
+            ]
+        ),
         // After attack_remount in the same run, at -j1: an innocent case inherits no remount.
         ("writes_files", [("default", "{outside}/innocent", "cwd: ok\noutside: blocked\n")]),
     ]
@@ -37,6 +45,13 @@ struct SandboxTests {
     @Test(.enabled(if: Fixture.rootMayIsolate, "needs root on a kernel that lets root unshare every namespace (unshare(1) says)"))
     func everyAttackIsContainedAsRoot() throws {
         try expectContained(uid: 0)
+    }
+
+    /// Where no warden can be started (ASMRUN_WARDENS=0 does as such a host would), each case
+    /// gets an init and namespaces of its own: the same attacks are contained there.
+    @Test(.enabled(if: Fixture.rootMayIsolate, "needs root on a kernel that lets root unshare every namespace (unshare(1) says)"))
+    func everyAttackIsContainedWithAnInitPerCase() throws {
+        try expectContained(uid: 0, environment: ["ASMRUN_WARDENS": "0"])
     }
 
     /// Where the kernel or an emulator (asmrun itself under qemu-user) refuses an init that shares
@@ -65,13 +80,13 @@ struct SandboxTests {
 
     /// Runs the attacks as `uid`: the rest at -j1, then the two neighbours side by side (-j2),
     /// one runner at a time so that the two cases running together are the pair.
-    private func expectContained(uid: uid_t) throws {
+    private func expectContained(uid: uid_t, environment: [String: String] = [:]) throws {
         let fixtures = try AttackFixtures(uid: uid)
         defer { fixtures.close() }
         let runners = HostileTests.runnersForTests
         let neighbours = runners.split(separator: ",").map { ([("attack_neighbour", Self.neighbours)], "2", String($0)) }
         for (programs, jobs, runner) in [(Self.attacks, "1", runners)] + neighbours {
-            let run = try fixtures.run(programs, jobs: jobs, runners: runner)
+            let run = try fixtures.run(programs, jobs: jobs, runners: runner, environment: environment)
             #expect(run.status == .exited(0), "asmrun itself: \(run.output)")
             let results = run.json["results"] as? [[String: Any]] ?? []
             #expect(results.count == programs.reduce(0) { $0 + $1.1.count } * runner.split(separator: ",").count)

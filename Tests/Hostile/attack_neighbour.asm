@@ -1,5 +1,6 @@
 ; Two cases of one program run side by side (-j2). `victim` marks its folder and waits up to
-; 2 s for a file to appear in it; `attacker` looks for the marked folder beside its own and
+; 2 s for a file to appear in it; `attacker` looks for the marked folder beside its own, or
+; beside its own folder's parent (each warden's cases have their folders in its own), and
 ; creates a file in it. Contained: "attacker: blocked", "victim: intact".
 %include "attack.inc"
 section .data
@@ -7,6 +8,9 @@ marker:  db "victim-here", 0
 intruder: db "intruder", 0
 parent:  db "..", 0
 updir:   db "../", 0
+upupdir: db "../../", 0
+grandparent: db "../..", 0
+slash:   db "/", 0
 slash_marker: db "/victim-here", 0
 slash_intruder: db "/intruder", 0
 text written, "attacker: written"
@@ -16,6 +20,8 @@ text intruded, "victim: intruded"
 text intact, "victim: intact"
 section .bss
 entries: resb 4096
+cousins: resb 4096
+prefix:  resb 512
 path:    resb 512
 section .text
 global _start
@@ -61,11 +67,73 @@ victim:
         say     intruded
         exit_with 0
 
-; Looks through ".." for a folder other than its own holding "victim-here"; rax = 0 and path =
-; "../NAME" (rdi at its end) when found, else rax = 1.
+; Looks for a folder holding "victim-here" beside its own ("../NAME") and one level further
+; up ("../../NAME/NAME2": cases that a warden each runs have their folders in the warden's);
+; rax = 0 and path = that folder (rdi at its end) when found, else rax = 1.
 find_victim:
+        push    rbx
+        push    rbp
+        push    r12
+        lea     rdi, [rel prefix]
+        lea     rsi, [rel updir]
+        call    append_string
+        call    find_in
+        test    rax, rax
+        jz      .done
         mov     eax, SYS_open
-        lea     rdi, [rel parent]
+        lea     rdi, [rel grandparent]
+        mov     esi, 0x10000            ; O_DIRECTORY
+        syscall
+        test    rax, rax
+        js      .none
+        mov     rbx, rax
+.batch: mov     eax, SYS_getdents64
+        mov     rdi, rbx
+        lea     rsi, [rel cousins]
+        mov     edx, 4096
+        syscall
+        test    rax, rax
+        jle     .close
+        lea     r12, [rel cousins]
+        lea     rbp, [r12 + rax]
+.entry: cmp     r12, rbp
+        jae     .batch
+        cmp     byte [r12 + 19], '.'
+        je      .skip
+        lea     rdi, [rel prefix]
+        lea     rsi, [rel upupdir]
+        call    append_string
+        lea     rsi, [r12 + 19]
+        call    append_string
+        lea     rsi, [rel slash]
+        call    append_string
+        call    find_in
+        test    rax, rax
+        jz      .found
+.skip:  movzx   eax, word [r12 + 16]
+        add     r12, rax
+        jmp     .entry
+.found: push    rdi
+        mov     edi, ebx
+        mov     eax, SYS_close
+        syscall
+        pop     rdi
+        xor     eax, eax
+        jmp     .done
+.close: mov     edi, ebx
+        mov     eax, SYS_close
+        syscall
+.none:  mov     eax, 1
+.done:  pop     r12
+        pop     rbp
+        pop     rbx
+        ret
+
+; Looks through the folder `prefix` (ending in "/") for a folder holding "victim-here"; rax = 0
+; and path = prefix NAME (rdi at its end) when found, else rax = 1. Uses r13 to r15.
+find_in:
+        mov     eax, SYS_open
+        lea     rdi, [rel prefix]
         mov     esi, 0x10000            ; O_DIRECTORY
         syscall
         test    rax, rax
@@ -85,7 +153,7 @@ find_victim:
         cmp     byte [r14 + 19], '.'
         je      .skip
         lea     rdi, [rel path]
-        lea     rsi, [rel updir]
+        lea     rsi, [rel prefix]
         call    append_string
         lea     rsi, [r14 + 19]
         call    append_string

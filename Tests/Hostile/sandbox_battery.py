@@ -32,6 +32,10 @@ ATTACKS = {
     "attack_kill_other": ([("default", ["{victim}"], "kill: refused\n")], []),
     "attack_neighbour": ([("attacker", ["attacker"], "attacker: blocked\n"), ("victim", ["victim"], "victim: intact\n")],
                          ["-j", "2"]),
+    # One case after the other in one warden: what the first makes is gone for the second.
+    "attack_leftovers": ([("plant", ["plant", "{queue}"], "ipc: planted\nfile: [..]\n"),
+                          ("look", ["look", "{queue}"], "msg: gone\nsem: gone\nshm: gone\nmq: gone\nfile: gone\n")],
+                         ["-j", "1"]),
 }
 # Run beside attack_remount, after it: an innocent case must not inherit a remount.
 INNOCENT = ("writes_files", [("default", ["{outside}/innocent"], "cwd: ok\noutside: blocked\n")])

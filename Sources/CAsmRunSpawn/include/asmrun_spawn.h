@@ -38,6 +38,10 @@ typedef struct {
     const void *seccomp_filter;  // a struct sock_filter program installed before exec, or NULL
     unsigned short seccomp_length;
     int *proc_mounted;           // out, may be NULL: the case got a /proc of its own
+    /* With case_namespaces, for asmrun_warden_start only: the init stays as a warden, serving
+       the cases sent on warden_socket instead of running `path`. */
+    int serves;
+    int warden_socket;
 } asmrun_spawn_request;
 
 /// What a case's init writes once the program ended: its wait status, and how many processes
@@ -73,6 +77,32 @@ typedef enum {
 /// in `*init_stack` (NULL when there is none) and given back with asmrun_release_init_stack
 /// once the init was reaped.
 int asmrun_spawn(const asmrun_spawn_request *request, pid_t *pid, void **init_stack, asmrun_step *failed_step);
+
+/// A warden: a case's init that stays, PID 1 of namespaces of its own (PID, IPC, UTS, mount), in
+/// its cgroup, under the system call filter, and runs one case after another there for the
+/// thread that started it. Each case is a child of the warden; when it ends, the warden ends
+/// every other process of the namespace (kill(-1)), removes the System V IPC objects and POSIX
+/// message queues the case made, and reports. What a case could leave behind is gone before the
+/// next one starts; only the folder the warden may write to (`case_folder`) is asmrun's to empty.
+typedef struct {
+    pid_t pid;
+    int socket;   /* asmrun's end of the socket the cases are sent on */
+    void *stack;  /* the warden's stack in asmrun's memory, given back once it was reaped */
+    int proc_mounted;
+} asmrun_warden;
+
+/// Starts a warden for `request` (case_namespaces set; the namespaces, cgroup, folder, filter
+/// and capabilities as for a case; path and argv unused). Only where the init can share
+/// asmrun's memory: ENOTSUP otherwise. Returns 0 or the errno of the failed step.
+int asmrun_warden_start(const asmrun_spawn_request *request, asmrun_warden *warden, asmrun_step *failed_step);
+
+/// Runs `request`'s program in `warden` (which only the thread that started it may use): sends
+/// it the request with its stdin, stdout, stderr and status_write_fd (closed here, whatever
+/// happens), and waits for the start report on status_read_fd, as asmrun_spawn does; the
+/// program's end comes as an asmrun_case_report there. The filter is the warden's own, so the
+/// request's is not installed again. Returns 0 or the errno of the failed step; EPIPE: the
+/// warden is gone.
+int asmrun_warden_spawn(const asmrun_warden *warden, const asmrun_spawn_request *request, asmrun_step *failed_step);
 
 /// Gives back the stack of a case's init that was reaped; NULL is ignored.
 void asmrun_release_init_stack(void *stack);
