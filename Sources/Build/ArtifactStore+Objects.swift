@@ -98,7 +98,7 @@ extension ArtifactStore {
             lines.append(SHA256.hex(content) + "\t" + header)
         }
         let manifest = lines.sorted().joined(separator: "\n")
-        store(Array(manifest.utf8), warnings: "", key: manifestKey(step, program), root: root)
+        store(Array(manifest.utf8), warnings: "", key: manifestKey(step, program), root: root, later: false)
         return manifest
     }
 

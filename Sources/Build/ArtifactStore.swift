@@ -19,6 +19,7 @@ package final class ArtifactStore: Sendable {
     private let scratchFolder: TemporaryDirectory
     private let counter = Atomic<Int>(0)
     let stored = Atomic<Bool>(false)
+    private let writer = EntryWriter()
 
     /// Opens the store; a cache folder that cannot be created turns caching off, a folder that is
     /// not asmrun's cache is refused (see `CacheFolder`).
@@ -39,8 +40,9 @@ package final class ArtifactStore: Sendable {
 
     /// Removes this process's private copies and trims the cache if anything was stored.
     package func close() {
+        writer.finish()
         scratchFolder.remove()
-        if stored.load(ordering: .relaxed), let root {
+        if stored.load(ordering: .relaxed) || writer.wroteAny.load(ordering: .relaxed), let root {
             CacheMaintenance(root: root).trim(toBytes: options.maxBytes)
         }
     }
@@ -114,17 +116,19 @@ package final class ArtifactStore: Sendable {
         return (runnable ? entry.path : plan.executable, runnable ? payload.count : nil, warnings, ElfSymbols.hasInterpreter(payload))
     }
 
-    /// Stores an entry under `key` (one rename; a failure only loses the caching). An executable's
-    /// is written apart from spawns: a child forked meanwhile would hold it open for writing, and
-    /// running the entry would fail with ETXTBSY (see `ExecutableFile`).
-    func store(_ payload: [UInt8], warnings: String, key: String, root: String, executable: Bool = false) {
+    /// Stores an entry under `key` (one rename; a failure only loses the caching): objects and
+    /// executables on the writer's thread (`later`), a manifest the next lookup may need at once.
+    /// A child forked while an entry is open for writing holds it until its exec or its first
+    /// close of inherited descriptors, microseconds; running that entry then meanwhile fails with
+    /// ETXTBSY, which a case retries once (`CaseRunner`).
+    func store(_ payload: [UInt8], warnings: String, key: String, root: String, executable: Bool = false, later: Bool = true) {
         let entry = CacheEntry(path: root + "/objects/" + key)
         let staging = root + "/tmp/" + key + ".\(getpid()).\(counter.add(1, ordering: .relaxed).newValue)"
-        let installed =
-            executable
-            ? ExecutableFile.apartFromSpawns { entry.install(payload, warnings: warnings, staging: staging, executable: true) }
-            : entry.install(payload, warnings: warnings, staging: staging, executable: false)
-        if installed { stored.store(true, ordering: .relaxed) }
+        if later {
+            writer.write(entry, payload, warnings: warnings, staging: staging, executable: executable)
+        } else if entry.install(payload, warnings: warnings, staging: staging, executable: executable) {
+            stored.store(true, ordering: .relaxed)
+        }
     }
 
     /// A tool's path, size and modification time: a changed or upgraded tool changes the key.

@@ -99,7 +99,12 @@ package struct CaseRunner: Sendable {
         launch.warden = warden
         let scope = warden == nil ? containment?.beginCase(processes: limits.resources.processes) : nil
         launch.cgroupProcs = scope?.procsFile
-        let launched = Result { try launcher.run(prepared.command, options: launch) }
+        var launched = Result { try launcher.run(prepared.command, options: launch) }
+        // A cache entry written by this process a moment ago may still be open for writing in a
+        // child forked meanwhile, for the microseconds before it closes what it inherited.
+        if length != nil, case .failure(let error) = launched, case .spawnFailed(_, ETXTBSY)? = error as? LaunchError {
+            launched = Result { try launcher.run(prepared.command, options: launch) }
+        }
         var leftovers = scope.map { containment?.endCase($0) ?? 0 } ?? 0
         var result = try launched.get()
         leftovers += result.leftovers

@@ -47,7 +47,4 @@ package enum ExecutableFile {
         if let length, length < bytes.count { bytes.removeLast(bytes.count - length) }
         try SpawnGate.exclusive { try AtomicFile.write(bytes, to: path, mode: 0o755, keepingMode: false) }
     }
-
-    /// Runs `body`, which writes an executable file some other way, while no spawn is in progress.
-    package static func apartFromSpawns<T>(_ body: () throws -> T) rethrows -> T { try SpawnGate.exclusive(body) }
 }
