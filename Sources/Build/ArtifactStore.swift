@@ -18,7 +18,7 @@ package final class ArtifactStore: Sendable {
     package var scratch: String { scratchFolder.path }
     private let scratchFolder: TemporaryDirectory
     private let counter = Atomic<Int>(0)
-    let stored = Atomic<Bool>(false)
+    let stored = Atomic<Int>(0)
     private let writer = EntryWriter()
 
     /// Opens the store; a cache folder that cannot be created turns caching off, a folder that is
@@ -38,12 +38,14 @@ package final class ArtifactStore: Sendable {
     /// Where the executables cases run are besides `scratch`: the cache's entries.
     package var runnableFolders: [String] { root.map { [$0 + "/objects"] } ?? [] }
 
-    /// Removes this process's private copies and trims the cache if anything was stored.
+    /// Removes this process's private copies and, if anything was stored, counts it in the
+    /// cache's size ledger (trimming the cache when it may be past its limit).
     package func close() {
         writer.finish()
         scratchFolder.remove()
-        if stored.load(ordering: .relaxed) || writer.wroteAny.load(ordering: .relaxed), let root {
-            CacheMaintenance(root: root).trim(toBytes: options.maxBytes)
+        let bytes = stored.load(ordering: .relaxed) + writer.written.load(ordering: .relaxed)
+        if bytes > 0, let root {
+            CacheMaintenance(root: root).account(stored: bytes, limit: options.maxBytes)
         }
     }
 
@@ -127,7 +129,7 @@ package final class ArtifactStore: Sendable {
         if later {
             writer.write(entry, payload, warnings: warnings, staging: staging, executable: executable)
         } else if entry.install(payload, warnings: warnings, staging: staging, executable: executable) {
-            stored.store(true, ordering: .relaxed)
+            stored.add(CacheEntry.size(payload, warnings: warnings), ordering: .relaxed)
         }
     }
 

@@ -14,7 +14,10 @@ struct CacheEntry {
     let path: String
 
     private static let magic = Array("\nasmrun-entry-3\n".utf8)
-    private static let trailerLength = 16 + 16 + 64 + magic.count
+    static let trailerLength = 16 + 16 + 64 + magic.count
+
+    /// The bytes an entry with `payload` and `warnings` takes.
+    static func size(_ payload: [UInt8], warnings: String) -> Int { payload.count + warnings.utf8.count + trailerLength }
 
     /// The payload and warnings, when the entry exists and is intact; `runnable` when it was
     /// stored executable, to be run where it is.

@@ -15,7 +15,7 @@ package struct CacheFolder: Sendable {
         signature + "# This file is a cache directory tag created by asmrun (the build cache of `asmrun test`).\n"
         + "# For information about cache directory tags, see https://bford.info/cachedir/\n"
     /// What a cache made before the tag existed holds.
-    private static let ownNames: Set<String> = ["objects", "tmp", "timings", tagName]
+    private static let ownNames: Set<String> = ["objects", "tmp", "timings", CacheMaintenance.ledgerName, tagName]
 
     /// The cache at `root`, created with its tag when the folder is missing or empty (or holds a
     /// cache from before the tag); `nil` when the folder cannot be created (caching is then off);
@@ -41,13 +41,17 @@ package struct CacheFolder: Sendable {
         } catch {
             throw FileError(path: root, problem: error.problem, fix: "check its permissions", category: .environment)
         }
-        if let tag = try? Files.read(root + "/" + tagName) {
-            let text = String(decoding: tag, as: UTF8.self)
-            if text.hasPrefix(signature) && text.contains("asmrun") { return adopting ? try prepared(root) : CacheFolder(root: root) }
-        } else if names.allSatisfy({ ownNames.contains($0) || isTemporary($0) }), ownEntriesOnly(root) {
-            // Empty, or a cache from before the tag: asmrun's own, tagged when it is used.
+        let found = try? Files.read(root + "/" + tagName)
+        if let found, String(decoding: found, as: UTF8.self).hasPrefix(signature), String(decoding: found, as: UTF8.self).contains("asmrun")
+        {
+            return adopting ? try prepared(root) : CacheFolder(root: root)
+        }
+        // No tag (an empty folder, or a cache from before the tag), or asmrun's own cut short (it
+        // is written without fsync): asmrun's when the rest is, tagged when it is used.
+        let ours = found.map { Array(tag.utf8).starts(with: $0) } ?? true
+        if ours, names.allSatisfy({ ownNames.contains($0) || isTemporary($0) }), ownEntriesOnly(root) {
             guard adopting else { return CacheFolder(root: root) }
-            try AtomicFile.write(Array(tag.utf8), to: root + "/" + tagName)
+            try AtomicFile.write(Array(tag.utf8), to: root + "/" + tagName, durable: false)
             return try prepared(root)
         }
         throw FileError(
@@ -73,7 +77,9 @@ package struct CacheFolder: Sendable {
     }
 
     /// `timings` being replaced (`AtomicFile`'s sibling temporary).
-    private static func isTemporary(_ name: String) -> Bool { name.hasPrefix(".timings.asmrun-") }
+    private static func isTemporary(_ name: String) -> Bool {
+        name.hasPrefix(".timings.asmrun-") || name.hasPrefix(".\(CacheMaintenance.ledgerName).asmrun-")
+    }
 
     private static func ownEntriesOnly(_ root: String) -> Bool {
         ((try? Files.list(root + "/objects")) ?? []).allSatisfy(isEntryName)

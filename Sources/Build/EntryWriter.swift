@@ -26,8 +26,8 @@ final class EntryWriter: Sendable {
     private let state = Mutex(State())
     private let available = DispatchSemaphore(value: 0)
     private let idle = DispatchSemaphore(value: 0)
-    /// Whether any entry was written (the cache is then trimmed at the end).
-    let wroteAny = Atomic<Bool>(false)
+    /// The bytes of the entries written (the cache's size ledger gets them at the end).
+    let written = Atomic<Int>(0)
 
     /// Queues an entry (started on first use).
     func write(_ entry: CacheEntry, _ payload: [UInt8], warnings: String, staging: String, executable: Bool) {
@@ -76,7 +76,7 @@ final class EntryWriter: Sendable {
 
     private func install(_ job: Job) {
         if job.entry.install(job.payload, warnings: job.warnings, staging: job.staging, executable: job.executable) {
-            wroteAny.store(true, ordering: .relaxed)
+            written.add(CacheEntry.size(job.payload, warnings: job.warnings), ordering: .relaxed)
         }
     }
 }

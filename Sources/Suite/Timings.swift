@@ -198,7 +198,7 @@ struct Timings: Sendable {
                 }
             }
         }
-        try? AtomicFile.write(text, to: path)
+        try? AtomicFile.write(text, to: path, durable: false)
         file = text
         lines = written
     }

@@ -12,8 +12,12 @@ import Glibc
 ///   `removeAbandoned` tells it from one being written.
 package enum AtomicFile {
     /// Writes `bytes` to `path` atomically. A new file gets `mode`; an existing one keeps its
-    /// own unless `keepingMode` is false.
-    package static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, keepingMode: Bool = true) throws {
+    /// own unless `keepingMode` is false. `durable: false` leaves out the two fsyncs, for files
+    /// asmrun can do without after a power cut (a crash may then leave the old content, or an
+    /// empty or cut file, never another mix): the cache's tag, size ledger and timings.
+    package static func write(
+        _ bytes: [UInt8], to path: String, mode: mode_t = 0o644, keepingMode: Bool = true, durable: Bool = true
+    ) throws {
         let target = try resolve(path)
         let directory = PathName.directory(of: target)
         let folder = directory.isEmpty ? "." : directory
@@ -27,13 +31,13 @@ package enum AtomicFile {
         if ok && exists && geteuid() == 0 && (existing.st_uid != 0 || existing.st_gid != 0) {
             _ = fchown(fd, existing.st_uid, existing.st_gid)
         }
-        ok = ok && fsync(fd) == 0
+        ok = ok && (!durable || fsync(fd) == 0)
         guard ok, rename(temporary, target) == 0 else {
             let reason = errorText()
             unlink(temporary)
             throw failure(path, "cannot be written (\(reason))")
         }
-        syncDirectory(folder)
+        if durable { syncDirectory(folder) }
     }
 
     /// The file a write to `path` replaces: `path`, or the end of the chain of symlinks it starts.

@@ -152,4 +152,31 @@ import Testing
         maintenance.clean()
         #expect(maintenance.entries().isEmpty)
     }
+
+    /// The size ledger: a run that stored entries lists the cache only when the ledger says it
+    /// may be past its limit (or there is no ledger), and then the ledger is the exact total.
+    @Test func theLedgerSaysWhenToListTheCache() throws {
+        let root = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(root) }
+        try FileManager.default.createDirectory(atPath: root + "/objects", withIntermediateDirectories: true)
+        for letter in ["a", "b", "c"] {
+            try Data(repeating: 1, count: 1000).write(to: URL(fileURLWithPath: root + "/objects/" + String(repeating: letter, count: 64)))
+        }
+        let maintenance = CacheMaintenance(root: root)
+        func ledger() throws -> String { String(decoding: try Files.read(root + "/size"), as: UTF8.self) }
+        maintenance.account(stored: 1000, limit: 10_000)
+        #expect(try ledger() == "3000\n", "no ledger: the entries are counted")
+        maintenance.account(stored: 500, limit: 10_000)
+        #expect(try ledger() == "3500\n", "under the limit: added, nothing listed")
+        try Fixture.write("100\n", to: root + "/size")
+        maintenance.account(stored: 100, limit: 2500)
+        #expect(try ledger() == "200\n" && maintenance.entries().count == 3, "a ledger behind the truth is believed")
+        maintenance.account(stored: 2400, limit: 2500)
+        #expect(try ledger() == "2000\n" && maintenance.entries().count == 2, "past the limit: counted and trimmed")
+        try Fixture.write("garbage\n", to: root + "/size")
+        maintenance.account(stored: 1, limit: 1000)
+        #expect(try ledger() == "1000\n" && maintenance.entries().count == 1)
+        maintenance.clean()
+        #expect(!Files.exists(root + "/size"))
+    }
 }

@@ -64,6 +64,24 @@ struct CacheFolderTests {
         #expect(Files.exists(cache + "/CACHEDIR.TAG"), "using it tags it")
     }
 
+    /// The tag is written without fsync: a crash can leave it empty or cut short, and such a
+    /// tag in a folder of asmrun's own names is asmrun's; another file of that name is not.
+    @Test func aTagCutShortIsTakenBackAndAForeignOneRefused() throws {
+        let cache = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(cache) }
+        _ = try Fixture.asmrun([hello, "--cache-dir", cache])
+        let tag = try Files.read(cache + "/CACHEDIR.TAG")
+        for cut in [[], Array(tag.prefix(20))] {
+            try Data(cut).write(to: URL(fileURLWithPath: cache + "/CACHEDIR.TAG"))
+            let run = try Fixture.asmrun([hello, "--cache-dir", cache])
+            #expect(run.status == .exited(0) && run.stdout == "Hello, World!\n", "\(run.stderr)")
+            #expect(try Files.read(cache + "/CACHEDIR.TAG") == tag, "tagged again")
+        }
+        try Fixture.write("Signature: 8a477f597d28d172789f06886806bc55\n# made by another tool\n", to: cache + "/CACHEDIR.TAG")
+        let refused = try Fixture.asmrun([hello, "--cache-dir", cache])
+        #expect(refused.status == .exited(125) && refused.stderr.contains("is not an asmrun cache"), "\(refused.stderr)")
+    }
+
     @Test func stagingFilesOfADeadAsmrunAreRemovedAndALiveOnesKept() throws {
         let cache = try Fixture.temporaryDirectory()
         defer { Files.removeTree(cache) }
