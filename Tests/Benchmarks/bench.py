@@ -11,7 +11,7 @@ keeping the hand-written part at its end, unless --only chose some sections. Exi
 with a message when any command's result is wrong. Needs nasm, ld, cc, qemu-x86_64, lit and
 turnt; the non-root section runs asmrun as `nobody` when the bench runs as root.
 """
-import argparse, itertools, os, pwd, shlex, shutil, subprocess, sys, tempfile, time
+import argparse, hashlib, itertools, os, pwd, shlex, shutil, subprocess, sys, tempfile, time
 
 import corpus, floor, report
 from rounds import BenchError, Row, interleave, passes, process_count
@@ -185,15 +185,34 @@ def startup(bench):
             raise BenchError(f"expected Hello, World!, got {output!r}")
 
     Row("caching hello", [bench.asmrun, hello, "--cache-dir", cached], REPO, check=says_hello).run(0, record=False)
+    crowded = crowded_cache(bench, hello)
     rows = [
         Row("asmrun --version", [bench.asmrun, "--version"], REPO),
         Row("asmrun asm/hello.asm, build cached", [bench.asmrun, hello, "--cache-dir", cached], REPO, check=says_hello),
         Row("asmrun asm/hello.asm, cold cache", lambda index: [bench.asmrun, hello, "--cache-dir", bench.fresh_cache()],
             REPO, check=says_hello),
         Row("sh -c 'nasm … && ld … && ./hello' (asmrun's commands)", ["sh", "-c", chain], REPO, check=says_hello),
+        # A define of its own per round: cold, in a cache that already holds CROWDED entries.
+        Row(f"asmrun asm/hello.asm, cold, in a cache of {CROWDED:,} entries",
+            lambda index: [bench.asmrun, hello, "--cache-dir", crowded, "-D", f"BENCH_ROUND_{index}"], REPO, check=says_hello),
     ]
     interleave("start-up", rows, bench.args.startup_rounds)
     return {"rows": rows, "rounds": bench.args.startup_rounds, "chain": chain}
+
+
+CROWDED = 20_000
+
+
+def crowded_cache(bench, hello):
+    """A cache folder of asmrun's with CROWDED entries of 1,000 bytes besides hello's (names as
+    asmrun makes them; none is ever hit): what a run that stores an entry must not list."""
+    folder = bench.cache("crowded")
+    subprocess.run([bench.asmrun, hello, "--cache-dir", folder], cwd=REPO, check=True, stdout=subprocess.DEVNULL)
+    filler = b"\0" * 1000
+    for index in range(CROWDED):
+        with open(os.path.join(folder, "objects", hashlib.sha256(b"bench %d" % index).hexdigest()), "wb") as f:
+            f.write(filler)
+    return folder
 
 
 def judged(correct):

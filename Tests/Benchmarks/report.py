@@ -209,6 +209,13 @@ def startup_table(result, targets):
               "```", result["chain"], "```", ""]
     targets.add("a single cold `asmrun asm/hello.asm` within 2 ms of `sh -c 'nasm … && ld … && ./hello'`",
                 f"{difference:+.2f} ms (CPU {cpu_difference:+.2f} ms)", difference <= 2.0)
+    if len(rows) > 4:
+        crowded = rows[4]
+        extra = 1000 * (crowded.median - cold.median)
+        lines += [f"In a cache that holds {crowded.label.rsplit('of ', 1)[-1]} already, a cold run takes {extra:+.2f} ms "
+                  "against one with a fresh cache folder (the size ledger spares it listing them).", ""]
+        targets.add("a cold `asmrun asm/hello.asm` in a crowded cache within 1 ms of one in a fresh cache folder",
+                    f"{extra:+.2f} ms", extra <= 1.0)
     return lines
 
 
