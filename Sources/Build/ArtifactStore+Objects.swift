@@ -29,7 +29,7 @@ extension ArtifactStore {
     func obtainObject(
         _ step: CompileStep, key: String?, program: Program, builder: Builder, storing: Bool
     ) throws -> (key: String?, warnings: String) {
-        if let root, let key, let (object, warnings, _) = CacheEntry(path: root + "/objects/" + key).read(),
+        if let root, let key, let (object, warnings, _, _) = CacheEntry(path: root + "/objects/" + key).read(),
             FileCopy.write(object, to: step.object, mode: 0o644)
         {
             builder.trace?(
@@ -80,7 +80,7 @@ extension ArtifactStore {
 
     /// `PATH\tDIGEST` per header of the C file's last compile, when every one is unchanged.
     private func currentManifest(_ step: CompileStep, program: Program, root: String) -> String? {
-        guard let (payload, _, _) = CacheEntry(path: root + "/objects/" + manifestKey(step, program)).read() else { return nil }
+        guard let (payload, _, _, _) = CacheEntry(path: root + "/objects/" + manifestKey(step, program)).read() else { return nil }
         let text = String(decoding: payload, as: UTF8.self)
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: "\t", maxSplits: 1)
@@ -109,7 +109,7 @@ extension ArtifactStore {
             if let file = step.dependencyFile, let bytes = try? Files.read(file) {
                 return Self.makeDependencies(String(decoding: bytes, as: UTF8.self)).filter { $0 != step.source }
             }
-            guard let root, let (payload, _, _) = CacheEntry(path: root + "/objects/" + manifestKey(step, program)).read() else {
+            guard let root, let (payload, _, _, _) = CacheEntry(path: root + "/objects/" + manifestKey(step, program)).read() else {
                 return []
             }
             return String(decoding: payload, as: UTF8.self).split(separator: "\n").compactMap { line in

@@ -72,8 +72,10 @@ package final class ArtifactStore: Sendable {
         let plan = try BuildPlan(program: program, toolchain: toolchain, directory: scratch, prefix: "\(index)-")
         let builder = Builder(launcher: launcher, trace: trace)
         let notes = notes + program.assembly.compactMap(\.formatRemark).map { "asmrun: " + $0 }
+        // The objects exist only once a compile step was taken (a hit on the executable takes none).
+        var objectsMade = false
         defer {
-            for step in plan.compiles {
+            for step in plan.compiles where objectsMade {
                 unlink(step.object)
                 if let file = step.dependencyFile { unlink(file) }
             }
@@ -91,6 +93,7 @@ package final class ArtifactStore: Sendable {
             return artifact
         }
         var warnings = ""
+        objectsMade = true
         for (position, step) in plan.compiles.enumerated() {
             let (key, printed) = try obtainObject(
                 step, key: keys[position], program: program, builder: builder, storing: plan.compiles.count > 1)
@@ -112,9 +115,9 @@ package final class ArtifactStore: Sendable {
     private func cachedExecutable(_ key: String, _ plan: BuildPlan) -> (path: String, length: Int?, warnings: String, dynamic: Bool)? {
         guard let root else { return nil }
         let entry = CacheEntry(path: root + "/objects/" + key)
-        guard let (payload, warnings, runnable) = entry.read() else { return nil }
+        guard let (payload, warnings, runnable, accessed) = entry.read() else { return nil }
         guard runnable || ExecutableFile.write(payload, to: plan.executable) else { return nil }
-        entry.touch()
+        entry.touch(accessed: accessed)
         return (runnable ? entry.path : plan.executable, runnable ? payload.count : nil, warnings, ElfSymbols.hasInterpreter(payload))
     }
 

@@ -21,8 +21,10 @@ struct CacheEntry {
 
     /// The payload and warnings, when the entry exists and is intact; `runnable` when it was
     /// stored executable, to be run where it is.
-    func read() -> (payload: [UInt8], warnings: String, runnable: Bool)? {
-        guard let (bytes, status) = try? Files.readWithStatus(path), bytes.count >= Self.trailerLength else { return nil }
+    func read() -> (payload: [UInt8], warnings: String, runnable: Bool, accessed: timespec)? {
+        guard let (bytes, status) = try? Files.readWithStatus(path, growing: false), bytes.count >= Self.trailerLength else {
+            return nil
+        }
         let body = bytes.count - Self.trailerLength
         guard bytes.suffix(Self.magic.count).elementsEqual(Self.magic),
             let length = Self.hex(bytes[body..<body + 16]), length <= body, let stamp = Self.hex(bytes[body + 16..<body + 32])
@@ -32,7 +34,9 @@ struct CacheEntry {
         if !untouched {
             guard String(decoding: bytes[body + 32..<body + 96], as: UTF8.self) == SHA256.hex(content) else { return nil }
         }
-        return (Array(content[..<length]), String(decoding: content[length...], as: UTF8.self), status.st_mode & 0o100 != 0)
+        return (
+            Array(content[..<length]), String(decoding: content[length...], as: UTF8.self), status.st_mode & 0o100 != 0, status.st_atim
+        )
     }
 
     /// Stores `payload` with `warnings`: written to `staging`, stamped, then renamed into place.
@@ -55,8 +59,12 @@ struct CacheEntry {
         return true
     }
 
-    /// Marks a hit: the access time is the cache's use order; the modification time stays.
-    func touch() {
+    /// Marks a hit: the access time is the cache's use order; the modification time stays. One
+    /// used within the last hour is left as it is (eviction needs no finer order).
+    func touch(accessed: timespec) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        guard now.tv_sec - accessed.tv_sec >= 3600 else { return }
         // UTIME_NOW and UTIME_OMIT from <sys/stat.h>, which Swift's Glibc module does not export.
         var times = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 1), timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2)]
         _ = utimensat(AT_FDCWD, path, &times, 0)

@@ -36,6 +36,7 @@ struct ChildPipes {
     }
 
     mutating func closeChildEnds() {
+        if childStdin == Self.sharedNull { childStdin = -1 }
         Self.close(&childStdin)
         Self.close(&childStdout)
         Self.close(&childStderr)
@@ -63,7 +64,12 @@ struct ChildPipes {
         return (fds[0], fds[1])
     }
 
+    /// /dev/null, opened once for every child with no input (each dup's it onto 0, or gets it
+    /// through its warden's socket); -1 when it could not be, and each child then opens its own.
+    private static let sharedNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
+
     private static func openNull() throws -> Int32 {
+        if sharedNull >= 0 { return sharedNull }
         let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw LaunchError.spawnFailed("/dev/null", errno: errno) }
         return fd

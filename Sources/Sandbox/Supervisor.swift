@@ -31,7 +31,9 @@ struct Supervisor {
         self.options = options
         self.pipes = pipes
         self.start = start
-        pidfd = asmrun_pidfd_open(pid)
+        // A warden's case ends with its report, or with EOF on the status pipe when the warden
+        // itself ended (it held the pipe's last write end): no pidfd to watch.
+        pidfd = options.warden == nil ? asmrun_pidfd_open(pid) : -1
         if options.warden != nil { _ = fcntl(pipes.statusReader, F_SETFL, fcntl(pipes.statusReader, F_GETFL) | O_NONBLOCK) }
         deadline = options.timeout.map { start + $0 }
         if case .forward(_, let filter) = options.stdout { captures[0].filter = filter }
@@ -103,7 +105,7 @@ struct Supervisor {
         var wait = Double.infinity
         if let deadline, termination == nil { wait = min(wait, deadline - now) }
         if let drainDeadline { wait = min(wait, drainDeadline - now) }
-        if pidfd < 0 && termination == nil { wait = min(wait, 0.005) }
+        if pidfd < 0 && termination == nil && options.warden == nil { wait = min(wait, 0.005) }
         if wait == .infinity { return -1 }
         return Int32(max(0, min(wait * 1000 + 1, 86_400_000)))
     }

@@ -30,7 +30,8 @@ package enum Files {
     }
 
     /// The bytes of the regular file at `path` and its status, taken on the same descriptor.
-    package static func readWithStatus(_ path: String) throws(ReadFailure) -> (bytes: [UInt8], status: stat) {
+    /// `growing: false` for a file nothing appends to (a cache entry): no probe past its size.
+    package static func readWithStatus(_ path: String, growing: Bool = true) throws(ReadFailure) -> (bytes: [UInt8], status: stat) {
         let (fd, info) = try openRegular(path)
         defer { close(fd) }
         // Exactly the size fstat gives, then one probe for bytes appended since: a suite holds
@@ -49,7 +50,7 @@ package enum Files {
         }
         if failure != 0 { throw .failed(failure) }
         // Bytes appended since fstat (and files whose size says nothing, like /proc's).
-        var more = true
+        var more = growing || bytes.count < size
         while more {
             var failed: Int32 = 0
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { probe in

@@ -153,6 +153,35 @@ import Testing
         #expect(maintenance.entries().isEmpty)
     }
 
+    /// A hit moves an entry's access time (the cache's use order) when it was last used an hour
+    /// ago or more, and leaves it otherwise; the modification time, which says the entry is
+    /// intact, stays. (Called with the access time its read saw, so the file system's own
+    /// `relatime` updates do not enter into it.)
+    @Test func aHitMarksAnEntryUsedOnceAnHour() throws {
+        let root = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(root) }
+        let entry = CacheEntry(path: root + "/entry")
+        #expect(entry.install([1, 2, 3], warnings: "", staging: root + "/staging", executable: false))
+        var before = stat()
+        #expect(stat(entry.path, &before) == 0)
+        func setAccessed(_ seconds: Int) -> timespec {
+            // UTIME_OMIT (from <sys/stat.h>) for the modification time.
+            var times = [timespec(tv_sec: time(nil) - seconds, tv_nsec: 0), timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2)]
+            _ = utimensat(AT_FDCWD, entry.path, &times, 0)
+            return times[0]
+        }
+        func accessed() -> Int {
+            var info = stat()
+            _ = stat(entry.path, &info)
+            #expect(info.st_mtim.tv_sec == before.st_mtim.tv_sec && info.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+            return Int(info.st_atim.tv_sec)
+        }
+        entry.touch(accessed: setAccessed(600))
+        #expect(accessed() <= time(nil) - 590, "used ten minutes ago: left")
+        entry.touch(accessed: setAccessed(7200))
+        #expect(accessed() >= time(nil) - 60, "unused for two hours: marked used")
+    }
+
     /// The size ledger: a run that stored entries lists the cache only when the ledger says it
     /// may be past its limit (or there is no ledger), and then the ledger is the exact total.
     @Test func theLedgerSaysWhenToListTheCache() throws {
