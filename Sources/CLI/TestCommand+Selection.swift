@@ -5,9 +5,10 @@ extension TestCommand {
     /// Discovery (with the reference), `--filter`, then `--shard`; what could not be searched,
     /// folders that hold no program and the files not taken as programs are reported here.
     /// `loaded` gets each program as soon as it is read (to build it ahead).
-    func selectPrograms(loaded: (TestProgram) -> Void = { _ in }) throws -> TestSuite {
+    func selectPrograms(loaded: @escaping @Sendable (TestProgram) -> Void = { _ in }) throws -> TestSuite {
         let reference = try options.referencePath.map { try Reference(path: $0) }
-        var suite = TestSuite(paths: options.paths, reference: reference, loaded: loaded)
+        var suite = TestSuite(
+            paths: options.paths, reference: reference, loaders: options.filter == nil ? options.jobs : 1, loaded: loaded)
         for problem in suite.problems { Diagnostics.show(problem, console: context.console) }
         reportSkipped(suite)
         if suite.missingPaths > 0 {

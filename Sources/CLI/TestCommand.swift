@@ -76,7 +76,8 @@ package struct TestCommand: Sendable {
         // every program is.
         let workers = options.balancePath == nil ? max(1, options.jobs - 1) : 0
         let ahead = BuildAhead(store: store, toolchain: toolchain, workers: workers, trace: trace)
-        let filter = options.filter.flatMap { try? Regex($0) }
+        // A Regex is not Sendable: with --filter the suite loads on this thread alone (`loaders`).
+        nonisolated(unsafe) let filter = options.filter.flatMap { try? Regex($0) }
         let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
             ahead.stopAccepting()
             if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }

@@ -152,7 +152,12 @@ package struct TestSuite: Sendable {
     /// read (before the parts of other programs are told apart; a program a reference has no
     /// expectations for is not handed on). With a `reference`, each program's expectations are
     /// the reference's, and a program it expects that a folder lacks is an error of that folder.
-    package init(paths given: [String], reference: Reference? = nil, loaded onLoad: (TestProgram) -> Void = { _ in }) {
+    /// Finds and loads the programs under `given`, on `loaders` threads (their order is kept);
+    /// `onLoad` gets each as soon as it is read, from any of them.
+    package init(
+        paths given: [String], reference: Reference? = nil, loaders: Int = 1,
+        loaded onLoad: @escaping @Sendable (TestProgram) -> Void = { _ in }
+    ) {
         let paths = Self.outermost(given)
         let found = Discovery.find(paths)
         roots = paths
@@ -162,7 +167,7 @@ package struct TestSuite: Sendable {
         skipped = found.skipped
         ignored = found.ignored
         let folders = reference == nil ? [] : paths.map(Files.isDirectory)
-        var loaded = zip(found.programs, found.roots).map { location, root in
+        var loaded = Array(zip(found.programs, found.roots)).concurrentMap(threads: loaders) { location, root in
             let base = reference.flatMap { $0.base(for: Reference.key(of: location, under: paths[root], isFolder: folders[root])) }
             let program = TestProgram(location, root: paths[root], expectationBase: base)
             if reference == nil || base != nil { onLoad(program) }

@@ -55,3 +55,43 @@ package final class Pending<Value: Sendable>: Sendable {
         return made.withLock { $0! }
     }
 }
+
+extension Array where Element: Sendable {
+    /// `transform` of every element, in order, worked out on `threads` threads (this one and
+    /// `threads - 1` detached ones, which take elements one at a time from a shared counter).
+    package func concurrentMap<T: Sendable>(threads: Int, _ transform: @escaping @Sendable (Element) -> T) -> [T] {
+        let helpers = Swift.min(threads, count) - 1
+        guard helpers > 0 else { return map(transform) }
+        let results = Results<T>(count: count)
+        let next = Atomic<Int>(0)
+        let finished = DispatchSemaphore(value: 0)
+        let items = self
+        let work: @Sendable () -> Void = {
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < items.count else { return }
+                results.set(index, transform(items[index]))
+            }
+        }
+        var started = 0
+        for _ in 0..<helpers
+        where DetachedThread.start({
+            work(); finished.signal()
+        }) { started += 1 }
+        work()
+        for _ in 0..<started { finished.wait() }
+        return results.values
+    }
+}
+
+/// Slots written by one thread each, read once every writer is done.
+private final class Results<T>: @unchecked Sendable {
+    private var slots: [T?]
+    private let lock = Mutex<Void>(())
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: T) { lock.withLock { _ in slots[index] = value } }
+
+    var values: [T] { lock.withLock { _ in slots.map { $0! } } }
+}

@@ -49,4 +49,22 @@ import Testing
         for _ in 0..<4 { #expect(finished.wait(timeout: .now() + 10) == .success) }
         #expect(ran.load(ordering: .relaxed) == 4)
     }
+
+    /// A map on several threads keeps the order, misses nothing and runs each element once;
+    /// with one thread (or one element) it is the plain map.
+    @Test func concurrentMapKeepsOrderAndRunsEachOnce() {
+        let calls = Atomic<Int>(0)
+        let items = Array(0..<2000)
+        for threads in [1, 2, 4, 16] {
+            calls.store(0, ordering: .relaxed)
+            let squares = items.concurrentMap(threads: threads) { value -> Int in
+                calls.add(1, ordering: .relaxed)
+                return value * value
+            }
+            #expect(squares == items.map { $0 * $0 }, "\(threads) threads")
+            #expect(calls.load(ordering: .relaxed) == items.count)
+        }
+        #expect([Int]().concurrentMap(threads: 4) { $0 }.isEmpty)
+        #expect([7].concurrentMap(threads: 4) { $0 + 1 } == [8])
+    }
 }
