@@ -122,7 +122,11 @@ package final class Containment: Sendable {
     /// the namespace descriptors. With `reapingAll` (asmrun owns the process), also collects
     /// zombies nothing identifies any more.
     package func close(reapingAll: Bool = false) {
-        for warden in wardens.removeAll() { retire(warden) }
+        // Every warden is told to end before any is waited for: their namespaces are torn down
+        // side by side.
+        let ended = wardens.removeAll()
+        for warden in ended { warden.end() }
+        for warden in ended { retire(warden) }
         cgroups?.remove()
         strays?.endStrays()
         if reapingAll { strays?.reapAllZombies() }

@@ -54,6 +54,11 @@ package final class Warden: @unchecked Sendable, Equatable {
     /// It ended and was reaped by whoever watched it end (the supervisor of a case it ran).
     func reapedElsewhere() { finishReaping() }
 
+    /// Kills it (and so everything in its namespaces), without waiting.
+    func end() {
+        if !reaped { kill(pid, SIGKILL) }
+    }
+
     /// Closes its socket (it then ends), ends it and reaps it, and removes its folder's contents.
     func retire() {
         if !reaped {
