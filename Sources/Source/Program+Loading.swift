@@ -128,21 +128,29 @@ package struct ProgramFolder {
     /// names a file the same way however it was reached (no readlink per component).
     package static func standardize(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : workingDirectory + "/" + path
-        var parts: [ArraySlice<UInt8>] = []
         let bytes = Array(absolute.utf8)
-        for part in bytes.split(separator: UInt8(ascii: "/")) {
-            if part.elementsEqual([UInt8(ascii: ".")]) { continue }
-            if part.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) {
-                _ = parts.popLast()
-            } else {
-                parts.append(part)
-            }
-        }
+        let slash = UInt8(ascii: "/")
+        let dot = UInt8(ascii: ".")
+        // One pass over the bytes, keeping where each component starts in `result`, so `..`
+        // drops the last one (allocating slices and literals per component cost 7,000
+        // instructions a call, five calls per program).
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
-        for part in parts {
-            result.append(UInt8(ascii: "/"))
-            result += part
+        var starts: [Int] = []
+        var index = 0
+        while index < bytes.count {
+            while index < bytes.count && bytes[index] == slash { index += 1 }
+            let start = index
+            while index < bytes.count && bytes[index] != slash { index += 1 }
+            let length = index - start
+            if length == 0 || (length == 1 && bytes[start] == dot) { continue }
+            if length == 2 && bytes[start] == dot && bytes[start + 1] == dot {
+                if let last = starts.popLast() { result.removeSubrange(last...) }
+                continue
+            }
+            starts.append(result.count)
+            result.append(slash)
+            result.append(contentsOf: bytes[start..<index])
         }
         return result.isEmpty ? "/" : String(decoding: result, as: UTF8.self)
     }

@@ -142,4 +142,16 @@ import Testing
             #expect(chunked.includes == whole.includes && chunked.usesInt80 == whole.usesInt80)
         }
     }
+
+    /// Paths are standardized without the file system: `.`, `..` and repeated slashes go, a
+    /// relative path is taken from the working directory, and names that only start with a dot stay.
+    @Test func programPathsAreStandardized() {
+        let cases = [
+            "/a/b/../c": "/a/c", "/a/./b//c/": "/a/b/c", "/../x": "/x", "/": "/", "/a/..": "/", "//": "/",
+            "/a/..b/.c/...": "/a/..b/.c/...", "/a/b/c/../../d": "/a/d",
+        ]
+        for (path, standard) in cases { #expect(ProgramFolder.standardize(path) == standard, "\(path)") }
+        let here = ProgramFolder.standardize(FileManager.default.currentDirectoryPath)
+        #expect(ProgramFolder.standardize("x/./y/../z.asm") == (here == "/" ? "" : here) + "/x/z.asm")
+    }
 }
