@@ -69,13 +69,16 @@ package enum Files {
     package static func stream(
         _ path: String, chunk: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) -> Void
     ) throws(ReadFailure) {
-        let fd = try openRegular(path).fd
+        let (fd, status) = try openRegular(path)
         defer { close(fd) }
-        // On the heap: worker threads have small stacks.
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        // On the heap: worker threads have small stacks. No bigger than the file (and one byte
+        // to see its end): a megabyte for a 200-byte source was an mmap and a munmap, whose TLB
+        // shootdown interrupts every CPU asmrun's threads ran on, per source.
+        let size = Swift.max(1, Swift.min(chunk, Swift.max(4096, Int(Swift.max(0, status.st_size)) + 1)))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let got = Glibc.read(fd, buffer.baseAddress!, chunk)
+            let got = Glibc.read(fd, buffer.baseAddress!, size)
             if got < 0 && errno == EINTR { continue }
             if got < 0 { throw .failed(errno) }
             if got == 0 { return }
