@@ -31,6 +31,28 @@
 typedef const asmrun_spawn_request *message_t;
 enum { SENT_FDS = 4 };
 
+/* One message and room for its descriptors, for sendmsg and recvmsg alike. */
+struct envelope {
+    struct iovec part;
+    struct msghdr message;
+    union {
+        char bytes[CMSG_SPACE(SENT_FDS * sizeof(int))];
+        struct cmsghdr align;
+    } control;
+};
+
+/* Points `envelope` at `request` (the bytes sent or received) and at its own control room;
+   builtins only, as the warden may call it. */
+static void address(struct envelope *envelope, message_t *request) {
+    __builtin_memset(envelope, 0, sizeof *envelope);
+    envelope->part.iov_base = (void *)request;
+    envelope->part.iov_len = sizeof *request;
+    envelope->message.msg_iov = &envelope->part;
+    envelope->message.msg_iovlen = 1;
+    envelope->message.msg_control = envelope->control.bytes;
+    envelope->message.msg_controllen = sizeof envelope->control.bytes;
+}
+
 /* ---- In the warden, before its first report (the thread that started it waits). ---- */
 
 /* The message queue file system of the warden's IPC namespace, mounted nowhere: a descriptor
@@ -56,25 +78,16 @@ static void raw_close(long fd) {
 /* The next case: its request and descriptors (stdin, stdout, stderr, status). -1 when asmrun
    closed its end (the warden is retired) or sent something else. */
 static int receive(int socket, message_t *request, int fds[SENT_FDS]) {
-    struct iovec part = {(void *)request, sizeof *request};
-    union {
-        char bytes[CMSG_SPACE(SENT_FDS * sizeof(int))];
-        struct cmsghdr align;
-    } control;
-    struct msghdr message;
-    __builtin_memset(&message, 0, sizeof message);
-    message.msg_iov = &part;
-    message.msg_iovlen = 1;
-    message.msg_control = control.bytes;
-    message.msg_controllen = sizeof control.bytes;
+    struct envelope envelope;
+    address(&envelope, request);
     long got;
     do {
-        got = asmrun_raw_syscall(SYS_recvmsg, socket, (long)&message, MSG_CMSG_CLOEXEC, 0);
+        got = asmrun_raw_syscall(SYS_recvmsg, socket, (long)&envelope.message, MSG_CMSG_CLOEXEC, 0);
     } while (got == -EINTR);
-    struct cmsghdr *header = got > 0 ? CMSG_FIRSTHDR(&message) : NULL;
+    struct cmsghdr *header = got > 0 ? CMSG_FIRSTHDR(&envelope.message) : NULL;
     int complete = got == (long)sizeof *request && header && header->cmsg_level == SOL_SOCKET &&
                    header->cmsg_type == SCM_RIGHTS && header->cmsg_len == CMSG_LEN(SENT_FDS * sizeof(int)) &&
-                   !(message.msg_flags & MSG_CTRUNC);
+                   !(envelope.message.msg_flags & MSG_CTRUNC);
     if (!header) return -1;
     __builtin_memcpy(fds, CMSG_DATA(header), SENT_FDS * sizeof(int));
     if (complete) return 0;
@@ -269,19 +282,9 @@ int asmrun_warden_spawn(const asmrun_warden *warden, const asmrun_spawn_request 
         }
     }
     message_t sent = request;
-    struct iovec part = {&sent, sizeof sent};
-    union {
-        char bytes[CMSG_SPACE(SENT_FDS * sizeof(int))];
-        struct cmsghdr align;
-    } control;
-    memset(&control, 0, sizeof control);
-    struct msghdr message;
-    memset(&message, 0, sizeof message);
-    message.msg_iov = &part;
-    message.msg_iovlen = 1;
-    message.msg_control = control.bytes;
-    message.msg_controllen = sizeof control.bytes;
-    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    struct envelope envelope;
+    address(&envelope, &sent);
+    struct cmsghdr *header = CMSG_FIRSTHDR(&envelope.message);
     header->cmsg_level = SOL_SOCKET;
     header->cmsg_type = SCM_RIGHTS;
     header->cmsg_len = CMSG_LEN(SENT_FDS * sizeof(int));
@@ -292,7 +295,7 @@ int asmrun_warden_spawn(const asmrun_warden *warden, const asmrun_spawn_request 
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &previous);
     ssize_t sent_bytes;
-    do { sent_bytes = sendmsg(warden->socket, &message, MSG_NOSIGNAL); } while (sent_bytes < 0 && errno == EINTR);
+    do { sent_bytes = sendmsg(warden->socket, &envelope.message, MSG_NOSIGNAL); } while (sent_bytes < 0 && errno == EINTR);
     int code = sent_bytes == (ssize_t)sizeof sent ? 0 : sent_bytes < 0 ? errno : EIO;
     close(request->status_write_fd);
     if (code == 0) code = await_start(request->status_read_fd, request->proc_mounted, failed_step);

@@ -6,7 +6,7 @@ package struct Confinement: Sendable, Equatable {
     /// No capabilities, and none an exec could give back: no_new_privs, and locked securebits
     /// (or else an empty bounding set).
     package var dropCapabilities = false
-    /// The system call filter installed just before exec.
+    /// The system call filter: installed just before exec, or inherited from the case's warden.
     package var seccomp: SeccompFilter?
 
     package init(caseNamespaces: Bool = false, dropCapabilities: Bool = false, seccomp: SeccompFilter? = nil) {

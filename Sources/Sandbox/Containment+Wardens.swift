@@ -1,6 +1,5 @@
 import CAsmRunSpawn
 import Glibc
-import Support
 import Synchronization
 
 /// The wardens of a run's worker threads, one per thread; `enabled` until one fails to start
@@ -8,8 +7,6 @@ import Synchronization
 final class WardenTable: Sendable {
     private let table = Mutex<[pthread_t: Warden]>([:])
     private let failed = Atomic<Bool>(false)
-    /// asmrun_warden_start's failure, said once in the notes of `asmrun doctor` and -v.
-    let problem = Mutex<String?>(nil)
 
     /// ASMRUN_WARDENS=0 gives every case an init of its own (what hosts without wardens do),
     /// so that tests can run that way where wardens work.
@@ -17,10 +14,9 @@ final class WardenTable: Sendable {
 
     var enabled: Bool { Self.allowed && !failed.load(ordering: .relaxed) }
 
-    func disable(_ reason: String) {
-        failed.store(true, ordering: .relaxed)
-        problem.withLock { $0 = $0 ?? reason }
-    }
+    /// One failed to start: the rest of the run gives each case an init of its own (as safe,
+    /// only slower), so nothing more is said.
+    func disable() { failed.store(true, ordering: .relaxed) }
 
     func current() -> Warden? { table.withLock { $0[pthread_self()] } }
 
@@ -68,13 +64,13 @@ extension Containment {
         let index = counter.add(1, ordering: .relaxed).newValue
         let folder = writable + "/warden-\(index)"
         guard mkdir(folder, 0o700) == 0 else {
-            wardens.disable("its folder: \(errorText())")
+            wardens.disable()
             return nil
         }
         let cgroup = limit.flatMap { cgroups?.makeCase(index, maxProcesses: $0) }
         if limit != nil && cgroup == nil {
             rmdir(folder)
-            wardens.disable("its cgroup could not be made")
+            wardens.disable()
             return nil
         }
         var started = asmrun_warden()
@@ -83,7 +79,7 @@ extension Containment {
         guard code == 0 else {
             rmdir(folder)
             if let cgroup { _ = cgroups?.killAll(in: cgroup, keepingWith: nil) }
-            wardens.disable("step \(step.rawValue) failed (\(errorText(code)))")
+            wardens.disable()
             return nil
         }
         return Warden(started, folder: folder, cgroup: cgroup, maxProcesses: limit)

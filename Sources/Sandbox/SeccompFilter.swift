@@ -3,7 +3,8 @@ import CSeccomp
 import Glibc
 
 /// The system call filter every case runs under, built once per run with libseccomp and kept as
-/// the kernel's BPF program, so a case only installs it (one `seccomp` call in the child).
+/// the kernel's BPF program, so a worker's warden (or, without wardens, each case) only installs
+/// it: one `seccomp` call.
 ///
 /// It refuses, with EPERM, what a test program never needs and what would take it out of its
 /// boundary: mounting and every new mount API call, pivot_root and chroot, entering or making
@@ -14,7 +15,7 @@ import Glibc
 /// and file handles (open_by_handle_at reaches files outside any mount). Native and 32-bit x86
 /// programs are filtered alike; a system call of any other architecture, x32 included (system
 /// call numbers with bit 30 set, on x86_64), kills the process: a third copy of every rule for
-/// an ABI no test program uses made the filter half as long again, and each case pays for its
+/// an ABI no test program uses made the filter half as long again, and every install pays for its
 /// length when the kernel compiles it.
 package struct SeccompFilter: Sendable, Equatable {
     /// The `struct sock_filter` array.
