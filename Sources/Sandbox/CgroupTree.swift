@@ -15,9 +15,18 @@ struct CgroupTree: Sendable {
         let list = Mutex<[(path: String, maxProcesses: Int)]>([])
     }
 
-    init(kind: String, base: String) {
+    /// The file a case's process writes `0` to, to join its cgroup. Every joiner is a process
+    /// of one thread (a vfork child, an init or a warden), so on cgroup v1 it is `tasks`: moving
+    /// only the calling thread takes no global lock, while `cgroup.procs` write-locks the
+    /// kernel's thread-group semaphore and waits out an RCU grace period, 12 to 19 ms here for
+    /// the first join of a run, before its first case. cgroup v2 moves threads only inside a
+    /// threaded subtree, so there it is `cgroup.procs`.
+    let joinFile: String
+
+    init(kind: String, base: String, joinFile: String = "cgroup.procs") {
         self.kind = kind
         self.base = base
+        self.joinFile = joinFile
     }
 
     private static let instances = Atomic<Int>(0)
@@ -42,7 +51,7 @@ struct CgroupTree: Sendable {
             let base = legacy + "/" + name
             if mkdir(base, 0o755) == 0 || errno == EEXIST {
                 if access(base + "/pids.max", F_OK) == 0 {
-                    return CgroupTree(kind: "cgroup v1", base: base)
+                    return CgroupTree(kind: "cgroup v1", base: base, joinFile: "tasks")
                 }
                 rmdir(base)
             }

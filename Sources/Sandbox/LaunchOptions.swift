@@ -32,7 +32,7 @@ package struct LaunchOptions: Sendable, Equatable {
     /// Puts the child in its own process group, so its whole tree can be ended.
     package var newProcessGroup = true
     package var limits = ResourceLimits()
-    /// A cgroup `cgroup.procs` file the child joins before exec.
+    /// The file of a cgroup the child joins before exec by writing `0` (`CgroupTree.joinFile`).
     package var cgroupProcs: String?
     /// Namespaces the child enters before exec (no network, read-only file system).
     package var isolation: Namespaces?

@@ -22,4 +22,39 @@ import Testing
         let third = try #require(tree.makeCase(3, maxProcesses: 9))
         #expect(third != first)
     }
+
+    /// A process of one thread joins by writing 0 to `joinFile` (`tasks` on cgroup v1, which
+    /// takes no global lock), and then it and its children are counted against `pids.max`.
+    @Test(.enabled(if: CgroupTree.create().map { $0.remove() } != nil, "needs a writable pids cgroup (root)"))
+    func aProcessThatJoinsIsCountedWithItsChildren() throws {
+        let tree = try #require(CgroupTree.create())
+        defer { tree.remove() }
+        let cgroup = try #require(tree.makeCase(1, maxProcesses: 3))
+        let joinPath = cgroup + "/" + tree.joinFile
+        // The forked child makes only async-signal-safe calls: it joins, then forks until the
+        // limit refuses, and exits with how many children it got.
+        let child = joinPath.withCString { path -> pid_t in
+            let pid = fork()
+            guard pid == 0 else { return pid }
+            let fd = open(path, O_WRONLY)
+            guard fd >= 0, write(fd, "0\n", 2) == 2 else { _exit(100) }
+            var children: Int32 = 0
+            for _ in 0..<6 {
+                let grandchild = fork()
+                if grandchild == 0 {
+                    pause()
+                    _exit(0)
+                }
+                if grandchild < 0 { break }
+                children += 1
+            }
+            _exit(children)
+        }
+        try #require(child > 0)
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        #expect(status & 0x7f == 0)
+        #expect((status >> 8) & 0xff == 2, "the joiner and two children make pids.max 3")
+        #expect(tree.killAll(in: cgroup, keepingWith: nil) == 2, "its children stayed in the cgroup")
+    }
 }

@@ -22,7 +22,7 @@ typedef struct {
     int stdout_fd;
     int stderr_fd;
     int new_process_group;       // 1: setpgid(0, 0) in the child
-    const char *cgroup_procs;    // a cgroup.procs file to join before exec, or NULL
+    const char *cgroup_procs;    // a cgroup file (cgroup.procs, or tasks on v1) the single-threaded child writes 0 to before exec, or NULL
     int user_ns_fd;              // a user namespace to enter first (setns), or -1
     int net_ns_fd;               // a network namespace to enter (setns), or -1
     int mnt_ns_fd;               // a mount namespace to enter (setns), or -1
