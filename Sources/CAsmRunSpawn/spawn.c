@@ -339,6 +339,12 @@ int asmrun_pidfd_open(pid_t pid) {
     return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
+int asmrun_affinity_count(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+    return CPU_COUNT(&set);
+}
+
 void asmrun_ignore_sigpipe(void) {
     signal(SIGPIPE, SIG_IGN);
 }

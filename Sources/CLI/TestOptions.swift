@@ -1,6 +1,7 @@
 import Build
 import FoundationEssentials
 import Run
+import Sandbox
 import Source
 import Suite
 
@@ -11,7 +12,7 @@ package struct TestOptions: Sendable {
     /// `--update`: record results as expectations.
     package var update = false
     /// `-j`: parallel jobs.
-    package var jobs = ProcessInfo.processInfo.activeProcessorCount
+    package var jobs = Processors.available
     /// `--runner`: the runners every case runs under, in order (the first is the baseline).
     package var runners: [RunnerChoice] = [.auto]
     /// `--filter`: a regular expression over case ids.

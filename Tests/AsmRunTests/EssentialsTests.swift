@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import Sandbox
 @testable import Support
 
 /// The small replacements for what asmrun used from full Foundation, checked against Foundation
@@ -19,6 +20,13 @@ import Testing
         // NSString also folds `//` into `/` here; asmrun joins its own paths with single slashes.
         if !path.contains("//") { #expect(PathName.removingExtension(path) == ns.deletingPathExtension, "extension of \(path)") }
         #expect(PathName.pathExtension(of: path) == ns.pathExtension, "the extension of \(path)")
+    }
+
+    @Test func processorsMatchFoundation() {
+        #expect(Processors.available == ProcessInfo.processInfo.activeProcessorCount)
+        #expect(Processors.processors(quota: 150_000, period: 100_000) == 2, "a quota of 1.5 processors allows 2 jobs")
+        #expect(Processors.processors(quota: 100_000, period: 100_000) == 1)
+        #expect(Processors.processors(quota: -1, period: 100_000) == nil, "cgroup v1 writes -1 for no quota")
     }
 
     @Test(arguments: [0, 0.5, 1, 2.5, 10, 1e-4, 123_456.789, 1e21, -3.25, 0.0049, 1_048_576])

@@ -113,6 +113,9 @@ int asmrun_memfd(const char *name);
 /// pidfd_open(2); -1 with errno set where the kernel lacks it (before Linux 5.3).
 int asmrun_pidfd_open(pid_t pid);
 
+/// The processors of this thread's affinity mask (at most 1,024), or 0 when it cannot be read.
+int asmrun_affinity_count(void);
+
 /// Where cases see the file system: `scratch` (their folders' parent) and `visible` (folders or
 /// files, at most 8) stay where
 /// they are, read-only, under the fresh, empty, read-only tmpfs mounted over /tmp, /run,
