@@ -345,6 +345,19 @@ int asmrun_affinity_count(void) {
     return CPU_COUNT(&set);
 }
 
+int asmrun_pin_thread(int nth) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return errno;
+    for (int cpu = 0, seen = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (!CPU_ISSET(cpu, &set) || seen++ != nth) continue;
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        return sched_setaffinity(0, sizeof one, &one) == 0 ? 0 : errno;
+    }
+    return EINVAL;
+}
+
 void asmrun_ignore_sigpipe(void) {
     signal(SIGPIPE, SIG_IGN);
 }

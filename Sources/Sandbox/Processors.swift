@@ -12,8 +12,16 @@ package enum Processors {
         return max(1, min(count, quota))
     }
 
+    /// Keeps the calling thread, and the processes it starts from now on, to the `index`-th
+    /// (from 0) processor of its affinity mask; `false` when the mask has fewer or the kernel
+    /// refuses.
+    @discardableResult
+    package static func pinCurrentThread(to index: Int) -> Bool {
+        index >= 0 && index < Int(Int32.max) && asmrun_pin_thread(Int32(index)) == 0
+    }
+
     /// The processors of the affinity mask.
-    private static func affinityCount() -> Int? {
+    package static func affinityCount() -> Int? {
         let count = Int(asmrun_affinity_count())
         return count > 0 ? count : nil
     }

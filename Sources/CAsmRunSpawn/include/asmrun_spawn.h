@@ -116,6 +116,10 @@ int asmrun_pidfd_open(pid_t pid);
 /// The processors of this thread's affinity mask (at most 1,024), or 0 when it cannot be read.
 int asmrun_affinity_count(void);
 
+/// Narrows the calling thread's affinity to the `nth` (from 0) processor of its mask; what it
+/// starts afterwards inherits that. 0 or an errno (EINVAL: the mask has fewer processors).
+int asmrun_pin_thread(int nth);
+
 /// Where cases see the file system: `scratch` (their folders' parent) and `visible` (folders or
 /// files, at most 8) stay where
 /// they are, read-only, under the fresh, empty, read-only tmpfs mounted over /tmp, /run,
