@@ -26,9 +26,6 @@ struct mount_attr {
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000
 #endif
-/* SECBIT_NOROOT, SECBIT_NO_SETUID_FIXUP, SECBIT_KEEP_CAPS (off) and SECBIT_NO_CAP_AMBIENT_RAISE,
-   each with its lock (linux/securebits.h). */
-#define ASMRUN_SECUREBITS (0x01 | 0x02 | 0x04 | 0x08 | 0x20 | 0x40 | 0x80)
 #ifndef PR_CAP_AMBIENT
 #define PR_CAP_AMBIENT 47
 #define PR_CAP_AMBIENT_CLEAR_ALL 4
@@ -68,7 +65,7 @@ int asmrun_confine(const asmrun_spawn_request *r, asmrun_step *step) {
            fixups, keep-caps and ambient raising) are one call, where dropping the bounding set
            takes one per capability, each a new set of credentials: that is done only where
            securebits cannot be set. */
-        if (prctl(PR_SET_SECUREBITS, ASMRUN_SECUREBITS, 0, 0, 0) != 0) {
+        if (!r->securebits_inherited && prctl(PR_SET_SECUREBITS, ASMRUN_SECUREBITS, 0, 0, 0) != 0) {
             int code = drop_bounding_set();
             if (code != 0) return code;
             prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
@@ -79,7 +76,9 @@ int asmrun_confine(const asmrun_spawn_request *r, asmrun_step *step) {
         memset(none, 0, sizeof none);
         if (syscall(SYS_capset, &header, none) != 0) return errno;
     }
-    if ((r->drop_capabilities || r->seccomp_filter) && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
+    if ((r->drop_capabilities || r->seccomp_filter) && !r->no_new_privs_inherited &&
+        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        return errno;
     *step = ASMRUN_STEP_SECCOMP;
     if (r->seccomp_filter) {
         struct sock_fprog program = {r->seccomp_length, (struct sock_filter *)r->seccomp_filter};

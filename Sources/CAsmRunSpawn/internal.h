@@ -6,6 +6,7 @@
 #include "asmrun_spawn.h"
 
 #include <stddef.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 
 /* Numbers of newer system calls, for C libraries whose headers predate them; the same on every
@@ -20,17 +21,26 @@
 #define SYS_mount_setattr 442
 #endif
 
+/* SECBIT_NOROOT, SECBIT_NO_SETUID_FIXUP, SECBIT_KEEP_CAPS (off) and SECBIT_NO_CAP_AMBIENT_RAISE,
+   each with its lock (linux/securebits.h). */
+#define ASMRUN_SECUREBITS (0x01 | 0x02 | 0x04 | 0x08 | 0x20 | 0x40 | 0x80)
+
 int asmrun_write_all(int fd, const void *bytes, size_t length);
 int asmrun_write_file(const char *path, const char *text, size_t length);
 int asmrun_move_fd(int fd, int target);
 void asmrun_close_from(int first);
-void asmrun_apply_limits(const asmrun_limits *limits);
+/* The resources of asmrun_limits, in its order. */
+#define ASMRUN_LIMITED_RESOURCES 5
+extern const int asmrun_limited_resources[ASMRUN_LIMITED_RESOURCES];
+/* Sets the limits; `known`, when not NULL, holds the limits in force (asmrun_limited_resources'
+   order), which spares reading them. */
+void asmrun_apply_limits(const asmrun_limits *limits, const struct rlimit *known);
 /* Sets (read_only 1) or clears (0) the read-only flag of the mount at `path`, with `recursive`
    for every mount below it too. Returns 0 or an errno. */
 int asmrun_set_read_only(const char *path, int read_only, int recursive);
 /* Drops every capability (bounding set included, so an exec as root gains none), sets
-   no_new_privs and installs the seccomp filter, as asked. Returns 0 or an errno; `*step` says
-   which part failed. */
+   no_new_privs and installs the seccomp filter, as asked (what the request says is inherited
+   is not set again). Returns 0 or an errno; `*step` says which part failed. */
 int asmrun_confine(const asmrun_spawn_request *request, asmrun_step *step);
 /* Limits, stdio, folder, confinement and exec, in a vfork child; never returns. A failure
    stores its errno in `*error` and its step in `*step`, and exits 127. */

@@ -13,25 +13,30 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void set_limit(int resource, long long value) {
+/* `value` for both limits of `resource`, no higher than the hard limit in force: `known`'s, or
+   read here when NULL. */
+static void set_limit(int resource, long long value, const struct rlimit *known) {
     if (value < 0) return;
     struct rlimit limit = {(rlim_t)value, (rlim_t)value};
     struct rlimit current;
-    if (getrlimit(resource, &current) == 0 && current.rlim_max != RLIM_INFINITY &&
-        limit.rlim_max > current.rlim_max) {
+    if (known) current = *known;
+    int read = known != NULL || getrlimit(resource, &current) == 0;
+    if (read && current.rlim_max != RLIM_INFINITY && limit.rlim_max > current.rlim_max) {
         limit.rlim_cur = limit.rlim_max = current.rlim_max;
     }
     setrlimit(resource, &limit);
 }
 
-void asmrun_apply_limits(const asmrun_limits *limits) {
+const int asmrun_limited_resources[ASMRUN_LIMITED_RESOURCES] = {RLIMIT_AS, RLIMIT_FSIZE, RLIMIT_CPU, RLIMIT_NPROC,
+                                                                RLIMIT_NOFILE};
+
+void asmrun_apply_limits(const asmrun_limits *limits, const struct rlimit *known) {
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
-    set_limit(RLIMIT_AS, limits->address_space);
-    set_limit(RLIMIT_FSIZE, limits->file_size);
-    set_limit(RLIMIT_CPU, limits->cpu_seconds);
-    set_limit(RLIMIT_NPROC, limits->processes);
-    set_limit(RLIMIT_NOFILE, limits->open_files);
+    long long values[ASMRUN_LIMITED_RESOURCES] = {limits->address_space, limits->file_size, limits->cpu_seconds,
+                                                  limits->processes, limits->open_files};
+    for (int index = 0; index < ASMRUN_LIMITED_RESOURCES; index++)
+        set_limit(asmrun_limited_resources[index], values[index], known ? &known[index] : NULL);
 }
 
 int asmrun_move_fd(int fd, int target) {
@@ -137,7 +142,7 @@ int asmrun_enter_namespaces(const asmrun_spawn_request *r, volatile asmrun_step 
 __attribute__((noreturn)) void asmrun_exec_program(const asmrun_spawn_request *r, volatile int *error,
                                                    volatile asmrun_step *step) {
     sigset_t empty;
-    asmrun_apply_limits(&r->limits);
+    asmrun_apply_limits(&r->limits, r->known_limits);
     *step = ASMRUN_STEP_STDIO;
     if (asmrun_move_fd(r->stdin_fd, 0) || asmrun_move_fd(r->stdout_fd, 1) || asmrun_move_fd(r->stderr_fd, 2)) goto fail;
     *step = ASMRUN_STEP_WORKING_DIRECTORY;

@@ -150,7 +150,13 @@ static void remove_system_v(void) {
 /* One case: the program started (its own child, with the request's limits, stdio, folder and
    capabilities dropped, under the warden's filter), reported, awaited; everything it left
    ended and removed; its end reported. */
-static void serve_case(int socket, int proc, int queues) {
+/* What a warden did once for all its cases (see asmrun_spawn_request). */
+struct inherited {
+    int securebits;
+    struct rlimit limits[ASMRUN_LIMITED_RESOURCES];
+};
+
+static void serve_case(int socket, int proc, int queues, const struct inherited *inherited) {
     message_t sent = NULL;
     int fds[SENT_FDS];
     if (receive(socket, &sent, fds) != 0) asmrun_end(0);
@@ -161,6 +167,9 @@ static void serve_case(int socket, int proc, int queues) {
     request.stderr_fd = fds[2];
     request.seccomp_filter = NULL;
     request.seccomp_length = 0;
+    request.securebits_inherited = inherited->securebits;
+    request.no_new_privs_inherited = 1;
+    request.known_limits = inherited->limits;
     int status_fd = fds[3];
     volatile int error = 0;
     volatile asmrun_step step = ASMRUN_STEP_FORK;
@@ -195,6 +204,14 @@ __attribute__((noreturn)) void asmrun_warden_serve(const asmrun_spawn_request *r
     started[0] = ASMRUN_STEP_CASE_NAMESPACES;
     int queues = mount_queues();
     if (queues < 0) goto fail;
+    /* The limits in force and the locked securebits, once: each case's program then only sets
+       its own limits and drops its capabilities. The warden itself never execs, so the bits
+       take nothing from it. */
+    struct inherited inherited = {0};
+    for (int index = 0; index < ASMRUN_LIMITED_RESOURCES; index++) {
+        if (getrlimit(asmrun_limited_resources[index], &inherited.limits[index]) != 0) goto fail;
+    }
+    inherited.securebits = r->drop_capabilities && prctl(PR_SET_SECUREBITS, ASMRUN_SECUREBITS, 0, 0, 0) == 0;
     started[0] = ASMRUN_STEP_SECCOMP;
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) goto fail;
     if (r->seccomp_filter) {
@@ -206,7 +223,7 @@ __attribute__((noreturn)) void asmrun_warden_serve(const asmrun_spawn_request *r
     started[0] = ASMRUN_STEP_NONE;
     asmrun_report(status_fd, started, 3 * sizeof(int));
     raw_close(status_fd);
-    for (;;) serve_case(socket, proc, queues);
+    for (;;) serve_case(socket, proc, queues, &inherited);
 fail:
     started[1] = errno ? errno : ECHILD;
     asmrun_report(status_fd, started, 3 * sizeof(int));

@@ -1,6 +1,7 @@
 #ifndef ASMRUN_SPAWN_H
 #define ASMRUN_SPAWN_H
 
+#include <sys/resource.h>
 #include <sys/types.h>
 
 /// Resource limits applied in the child before exec; a negative value leaves a limit unchanged.
@@ -42,6 +43,11 @@ typedef struct {
        the cases sent on warden_socket instead of running `path`. */
     int serves;
     int warden_socket;
+    /* Set by a warden in its own copy of a case's request (zero otherwise): what it did once
+       for all its cases, which their programs inherit. */
+    int securebits_inherited;           // the locked securebits are set
+    int no_new_privs_inherited;         // no_new_privs is set
+    const struct rlimit *known_limits;  // the limits (asmrun_limits' five, in order) in force, or NULL
 } asmrun_spawn_request;
 
 /// What a case's init writes once the program ended: its wait status, and how many processes
