@@ -16,8 +16,10 @@ package struct SHA256: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
     )
-    /// Bytes of an unfinished block.
-    private var pending: [UInt8] = []
+    /// The bytes of an unfinished block, in place: a key is a few dozen short fields, and an
+    /// array here was an allocation and a bounds-checked append for each.
+    private var block: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var pendingCount = 0
     private var length: UInt64 = 0
 
     package init() {}
@@ -42,42 +44,56 @@ package struct SHA256: Sendable {
     }
 
     private mutating func update(buffer: UnsafeRawBufferPointer) {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
         length &+= UInt64(buffer.count)
         var offset = 0
-        if !pending.isEmpty {
-            let taken = min(64 - pending.count, buffer.count)
-            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<taken]))
+        if pendingCount > 0 || buffer.count < 64 {
+            let taken = min(64 - pendingCount, buffer.count)
+            withUnsafeMutableBytes(of: &block) { pending in
+                pending.baseAddress!.advanced(by: pendingCount).copyMemory(from: base, byteCount: taken)
+            }
+            pendingCount += taken
             offset = taken
-            guard pending.count == 64 else { return }
-            pending.withUnsafeBytes { compress($0.baseAddress!) }
-            pending.removeAll(keepingCapacity: true)
+            guard pendingCount == 64 else { return }
+            compressPending()
         }
         while buffer.count - offset >= 64 {
-            compress(buffer.baseAddress! + offset)
+            compress(base + offset)
             offset += 64
         }
         if offset < buffer.count {
-            if pending.capacity < 64 { pending.reserveCapacity(64) }
-            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+            withUnsafeMutableBytes(of: &block) { pending in
+                pending.baseAddress!.copyMemory(from: base + offset, byteCount: buffer.count - offset)
+            }
+            pendingCount = buffer.count - offset
         }
+    }
+
+    /// Compresses the full pending block.
+    private mutating func compressPending() {
+        var full = block
+        withUnsafeBytes(of: &full) { compress($0.baseAddress!) }
+        pendingCount = 0
     }
 
     /// The digest as 64 lowercase hex digits.
     package mutating func hexDigest() -> String {
         let bitLength = length &* 8
-        var tail = pending + [0x80]
-        while tail.count % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        tail.withUnsafeBytes { raw in
-            for start in stride(from: 0, to: raw.count, by: 64) { compress(raw.baseAddress! + start) }
-        }
-        pending.removeAll()
-        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
+        // The padding: 0x80, zeros to 56 bytes into a block, the length in bits, big-endian.
+        var padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0x80, 0, 0, 0, 0, 0, 0, 0, 0)
+        let zeros = (pendingCount < 56 ? 56 : 120) - pendingCount
+        withUnsafeBytes(of: &padding) { update(buffer: UnsafeRawBufferPointer(rebasing: $0[0..<zeros])) }
+        var bits = bitLength.bigEndian
+        withUnsafeBytes(of: &bits) { update(buffer: $0) }
+        let words = state
         return String(unsafeUninitializedCapacity: 64) { text in
             let digits: StaticString = "0123456789abcdef"
-            for (index, word) in words.enumerated() {
-                for nibble in 0..<8 {
-                    text[index * 8 + nibble] = digits.utf8Start[Int((word >> UInt32(28 - 4 * nibble)) & 0xf)]
+            withUnsafeBytes(of: words) { raw in
+                for index in 0..<8 {
+                    let word = raw.load(fromByteOffset: index * 4, as: UInt32.self)
+                    for nibble in 0..<8 {
+                        text[index * 8 + nibble] = digits.utf8Start[Int((word >> UInt32(28 - 4 * nibble)) & 0xf)]
+                    }
                 }
             }
             return 64
