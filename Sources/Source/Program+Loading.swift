@@ -128,6 +128,7 @@ package struct ProgramFolder {
     /// names a file the same way however it was reached (no readlink per component).
     package static func standardize(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : workingDirectory + "/" + path
+        if absolute.utf8.withContiguousStorageIfAvailable(isStandard) == true { return absolute }
         let bytes = Array(absolute.utf8)
         let slash = UInt8(ascii: "/")
         let dot = UInt8(ascii: ".")
@@ -153,6 +154,23 @@ package struct ProgramFolder {
             result.append(contentsOf: bytes[start..<index])
         }
         return result.isEmpty ? "/" : String(decoding: result, as: UTF8.self)
+    }
+
+    /// An absolute path without empty, `.` or `..` components and without a trailing slash:
+    /// what `standardize` would return as it is (most paths, read without a copy).
+    private static func isStandard(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let slash = UInt8(ascii: "/")
+        let dot = UInt8(ascii: ".")
+        guard bytes.count > 1, bytes[0] == slash, bytes[bytes.count - 1] != slash else { return false }
+        var start = 1
+        for index in 1...bytes.count where index == bytes.count || bytes[index] == slash {
+            let length = index - start
+            if length == 0 || (length == 1 && bytes[start] == dot) || (length == 2 && bytes[start] == dot && bytes[start + 1] == dot) {
+                return false
+            }
+            start = index + 1
+        }
+        return true
     }
 
     private static let workingDirectory = Files.currentDirectory

@@ -28,6 +28,19 @@ import Testing
 
         """
 
+    @Test func statusLinesParseAlikeWhateverTheirShape() {
+        // `exit N` has a fast path; the general one must agree on every neighbour of it.
+        #expect(ExpectedStatus.parse("exit 0") == ExpectedStatus(.exited(0)))
+        #expect(ExpectedStatus.parse("exit 255") == ExpectedStatus(.exited(255)))
+        #expect(ExpectedStatus.parse("exit 007") == ExpectedStatus(.exited(7)))
+        #expect(ExpectedStatus.parse("exit  3") == ExpectedStatus(.exited(3)))
+        #expect(ExpectedStatus.parse("exit 0255") == ExpectedStatus(.exited(255)))
+        for refused in ["exit 256", "exit 1000", "exit -1", "exit 1a", "exit ", "exit", "exit 3 4"] {
+            #expect(ExpectedStatus.parse(refused) == nil, "\(refused)")
+        }
+        #expect(ExpectedStatus.parse("exit 3|exit 4") == ExpectedStatus(alternatives: [.status(.exited(3)), .status(.exited(4))]))
+    }
+
     @Test func parsesEveryField() throws {
         let file = try ExpectationFile(parsing: sample, path: "x.expect")
         #expect(file.header == ["# kept header"])

@@ -148,7 +148,8 @@ import Testing
     @Test func programPathsAreStandardized() {
         let cases = [
             "/a/b/../c": "/a/c", "/a/./b//c/": "/a/b/c", "/../x": "/x", "/": "/", "/a/..": "/", "//": "/",
-            "/a/..b/.c/...": "/a/..b/.c/...", "/a/b/c/../../d": "/a/d",
+            "/a/..b/.c/...": "/a/..b/.c/...", "/a/b/c/../../d": "/a/d", "/a/b.asm": "/a/b.asm", "/a/.": "/a",
+            "/a/b/": "/a/b", "/a/./b": "/a/b", "/.": "/", "/..": "/", "/a//b": "/a/b",
         ]
         for (path, standard) in cases { #expect(ProgramFolder.standardize(path) == standard, "\(path)") }
         let here = ProgramFolder.standardize(FileManager.default.currentDirectoryPath)
