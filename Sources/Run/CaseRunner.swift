@@ -85,15 +85,18 @@ package struct CaseRunner: Sendable {
         _ input: CaseInput, executable: String, length: Int? = nil, stem: String, argv0: String? = nil, runner: Runner,
         limits: CaseLimits
     ) throws -> CaseRun {
-        // A warden's cases get their folders in the one folder it may write to.
+        // A warden's case works in the one folder the warden may write to, emptied after each
+        // case (a folder of its own made and removed per case was two system calls more); other
+        // cases get a fresh folder in the scratch folder.
         let warden = containment?.warden(processes: limits.resources.processes)
-        let workspace = try TemporaryDirectory(prefix: "case", environment: ["TMPDIR": warden?.folder ?? scratch])
+        let made = warden == nil ? try TemporaryDirectory(prefix: "case", environment: ["TMPDIR": scratch]) : nil
+        let folder = warden?.folder ?? made!.path
         defer {
-            workspace.remove()
+            made?.remove()
             warden?.sweep()
         }
         let prepared = try prepare(
-            input, in: workspace.path, executable: executable, length: length, stem: stem, argv0: argv0, runner: runner,
+            input, in: folder, executable: executable, length: length, stem: stem, argv0: argv0, runner: runner,
             limits: limits)
         var launch = prepared.launch
         launch.warden = warden
@@ -113,7 +116,7 @@ package struct CaseRunner: Sendable {
         if input.collectsFiles {
             let skip: Set<String> = prepared.programPath == executable ? [] : [stem]
             (run.files, run.oversizedFiles) = CaseFiles.collect(
-                in: workspace.path, inputs: prepared.inputs, skip: skip, limit: limits.outputLimit)
+                in: folder, inputs: prepared.inputs, skip: skip, limit: limits.outputLimit)
         }
         return run
     }

@@ -30,7 +30,7 @@ extension NamespaceSetup {
             layers.append(
                 .on(
                     "mount",
-                    "only the worker's folder is writable (a folder per case in it, emptied after each); "
+                    "only the worker's folder is writable: its cases work in it, one after another, and it is emptied after each; "
                         + "fresh read-only tmpfs over /tmp, /run, /var/run and /dev/shm, "
                         + "a minimal /dev, the rest of the file system read-only"))
         } else if let namespaces, namespaces.mountNamespace >= 0 {

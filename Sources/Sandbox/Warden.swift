@@ -5,7 +5,7 @@ import Support
 /// A case init that stays (see `asmrun_warden` in asmrun_spawn.h): PID 1 of namespaces made
 /// once, serving the cases of one worker thread one after another, so a case pays for a fork
 /// and an exec instead of new namespaces, a copied mount table, a /proc and a filter. It may
-/// write only to `folder`, where its cases get their folders; `sweep` empties it after each.
+/// write only to `folder`, its cases' working directory; `sweep` empties it after each.
 ///
 /// Only the thread that started a warden may use it: the warden runs in asmrun's memory with
 /// that thread's thread-local storage (`Containment` keeps one per thread).
@@ -15,7 +15,7 @@ package final class Warden: @unchecked Sendable, Equatable {
     package let pid: pid_t
     let socket: Int32
     private let stack: UnsafeMutableRawPointer?
-    /// The one folder its cases may write to, their folders' parent.
+    /// The one folder its cases may write to, and their working directory.
     package let folder: String
     /// Its cgroup, when cases are counted in one.
     let cgroup: String?
@@ -70,9 +70,13 @@ package final class Warden: @unchecked Sendable, Equatable {
         sweep()
     }
 
-    /// Removes whatever is in the folder (a case may write anywhere in it, not only its own).
+    /// Removes whatever is in the folder, its cases' working directory. One that stays in it
+    /// (what asmrun cannot remove) ends the warden: the next case gets a new one, and a new folder.
     package func sweep() {
-        for name in (try? Files.list(folder)) ?? [] { Files.removeTree(folder + "/" + name) }
+        let names = (try? Files.list(folder)) ?? []
+        guard !names.isEmpty else { return }
+        for name in names { Files.removeTree(folder + "/" + name) }
+        if (try? Files.list(folder))?.isEmpty != true { end() }
     }
 
     private func finishReaping() {
