@@ -1,3 +1,4 @@
+import Glibc
 import Support
 
 /// A `.asm` file as asmrun reads it before building, in one streaming pass: the digest of its
@@ -73,7 +74,9 @@ package struct SourceFile: Sendable, Equatable {
         var binary = false
         do {
             try Files.stream(path) { chunk in
-                if size < 8192 && chunk.prefix(8192 - size).contains(0) { binary = true }
+                if size < 8192, let base = chunk.baseAddress, memchr(base, 0, min(chunk.count, 8192 - size)) != nil {
+                    binary = true
+                }
                 size += chunk.count
                 digest.update(chunk)
                 if !binary { scan.feed(chunk) }
