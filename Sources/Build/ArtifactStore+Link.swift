@@ -17,7 +17,7 @@ extension ArtifactStore {
         }
         for tool in [try? toolchain.linker(for: plan.format), try? toolchain.compilerDriver(for: plan.format)] {
             digest.update(field: tool ?? "<none>")
-            digest.update(field: tool.map(Self.identity) ?? "")
+            digest.update(field: tool.map(identity) ?? "")
         }
         return digest.hexDigest()
     }

@@ -58,7 +58,7 @@ extension ArtifactStore {
         digest.update(field: "asmrun-object-1")
         digest.update(field: step.language.rawValue)
         digest.update(field: step.command.executable)
-        digest.update(field: Self.identity(of: step.command.executable))
+        digest.update(field: identity(of: step.command.executable))
         for argument in step.command.arguments {
             digest.update(field: argument == step.object ? "@object" : argument == step.dependencyFile ? "@deps" : argument)
         }

@@ -20,6 +20,8 @@ package final class ArtifactStore: Sendable {
     private let counter = Atomic<Int>(0)
     let stored = Atomic<Int>(0)
     private let writer = EntryWriter()
+    /// Tools' identities, read once (`identity(of:)`).
+    private let identities = Mutex<[String: String]>([:])
 
     /// Opens the store; a cache folder that cannot be created turns caching off, a folder that is
     /// not asmrun's cache is refused (see `CacheFolder`).
@@ -137,6 +139,15 @@ package final class ArtifactStore: Sendable {
     }
 
     /// A tool's path, size and modification time: a changed or upgraded tool changes the key.
+    /// Read once per tool and store, as a build tool reads its compiler's once per run: three
+    /// stats and their formatting for every program otherwise.
+    func identity(of path: String) -> String {
+        if let known = identities.withLock({ $0[path] }) { return known }
+        let identity = Self.identity(of: path)
+        identities.withLock { $0[path] = identity }
+        return identity
+    }
+
     static func identity(of path: String) -> String {
         var info = stat()
         guard stat(path, &info) == 0 else { return "absent" }

@@ -4,6 +4,7 @@ import Testing
 @testable import Build
 @testable import Sandbox
 @testable import Source
+@testable import Support
 
 /// Compile and link command lines and the link decision, without spawning anything.
 @Suite struct BuildPlanTests {
@@ -113,5 +114,26 @@ import Testing
     @Test func makeDependenciesAreParsed() {
         let text = "o.o: a.c vendor/unity.h \\\n  my\\ dir/x.h\n"
         #expect(ArtifactStore.makeDependencies(text) == ["a.c", "vendor/unity.h", "my dir/x.h"])
+    }
+}
+
+/// A tool's identity (path, size, modification time) is part of every key: read once per store,
+/// so a tool replaced while a run goes on changes the keys of the next run, not this one's.
+@Suite struct ToolIdentityTests {
+    @Test func aToolReplacedBetweenRunsChangesItsIdentity() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        let tool = directory + "/nasm"
+        try Fixture.write("#!/bin/sh\n", to: tool)
+        let options = CacheOptions(directory: directory + "/cache")
+        let first = try ArtifactStore(options: options, environment: [:], launcher: PosixLauncher(path: nil))
+        defer { first.close() }
+        let before = first.identity(of: tool)
+        try Fixture.write("#!/bin/sh\necho upgraded\n", to: tool)
+        #expect(first.identity(of: tool) == before, "the same within one run")
+        let second = try ArtifactStore(options: options, environment: [:], launcher: PosixLauncher(path: nil))
+        defer { second.close() }
+        #expect(second.identity(of: tool) != before, "the next run sees the new tool")
+        #expect(second.identity(of: directory + "/missing") == "absent")
     }
 }
