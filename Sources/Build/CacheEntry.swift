@@ -2,19 +2,19 @@ import Glibc
 import Support
 
 /// One cache entry: a single file holding an object or executable and the warnings its build
-/// printed (replayed on every hit), then a trailer: the payload's length, a stamp, a SHA-256
-/// of both and a magic line. One file per entry means one inode to create, which is what a cold
+/// printed (replayed on every hit), then a trailer: the payload's length, a stamp, a checksum
+/// of both (`Checksum`) and a magic line. One file per entry means one inode to create, which is what a cold
 /// run pays for.
 ///
-/// The digest is checked when an entry was changed since asmrun wrote it, not on every use: the
+/// The checksum is checked when an entry was changed since asmrun wrote it, not on every use: the
 /// entry's modification time is set to the stamp when it is written, and a hit only moves its
 /// access time (the cache's least-recently-used order), so any other write shows as a changed
 /// modification time.
 struct CacheEntry {
     let path: String
 
-    private static let magic = Array("\nasmrun-entry-3\n".utf8)
-    static let trailerLength = 16 + 16 + 64 + magic.count
+    private static let magic = Array("\nasmrun-entry-4\n".utf8)
+    static let trailerLength = 16 + 16 + 16 + magic.count
 
     /// The bytes an entry with `payload` and `warnings` takes.
     static func size(_ payload: [UInt8], warnings: String) -> Int { payload.count + warnings.utf8.count + trailerLength }
@@ -32,7 +32,8 @@ struct CacheEntry {
         let content = bytes[..<body]
         let untouched = Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec) == stamp
         if !untouched {
-            guard String(decoding: bytes[body + 32..<body + 96], as: UTF8.self) == SHA256.hex(content) else { return nil }
+            let sum = bytes.withUnsafeBytes { Checksum.hex(UnsafeRawBufferPointer(rebasing: $0[..<body])) }
+            guard String(decoding: bytes[body + 32..<body + 48], as: UTF8.self) == sum else { return nil }
         }
         return (
             Array(content[..<length]), String(decoding: content[length...], as: UTF8.self), status.st_mode & 0o100 != 0, status.st_atim
@@ -46,7 +47,8 @@ struct CacheEntry {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let content = payload + Array(warnings.utf8)
-        let trailer = Array((Self.hex(payload.count) + Self.hex(Int(now.tv_sec) * 1_000_000_000 + now.tv_nsec) + SHA256.hex(content)).utf8)
+        let sum = content.withUnsafeBytes { Checksum.hex($0) }
+        let trailer = Array((Self.hex(payload.count) + Self.hex(Int(now.tv_sec) * 1_000_000_000 + now.tv_nsec) + sum).utf8)
         let fd = open(staging, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0o755 : 0o644)
         guard fd >= 0 else { return false }
         var times = [now, now]

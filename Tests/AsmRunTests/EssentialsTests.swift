@@ -22,6 +22,24 @@ import Testing
         #expect(PathName.pathExtension(of: path) == ns.pathExtension, "the extension of \(path)")
     }
 
+    /// A cache entry's checksum changes with every single bit of its bytes and with its length.
+    @Test func checksumsSeeEveryBitAndTheLength() {
+        var bytes = (0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let original = bytes.withUnsafeBytes { Checksum.hex($0) }
+        #expect(original.count == 16 && original.allSatisfy { $0.isHexDigit })
+        var seen: Set<String> = [original]
+        for index in bytes.indices {
+            for bit in 0..<8 {
+                bytes[index] ^= 1 << bit
+                seen.insert(bytes.withUnsafeBytes { Checksum.hex($0) })
+                bytes[index] ^= 1 << bit
+            }
+        }
+        #expect(seen.count == 8_001, "every flipped bit gives a checksum of its own")
+        let zeros = (0...17).map { [UInt8](repeating: 0, count: $0).withUnsafeBytes { Checksum.hex($0) } }
+        #expect(Set(zeros).count == zeros.count, "runs of zeros differ by their length")
+    }
+
     @Test func processorsMatchFoundation() {
         #expect(Processors.available == ProcessInfo.processInfo.activeProcessorCount)
         #expect(Processors.processors(quota: 150_000, period: 100_000) == 2, "a quota of 1.5 processors allows 2 jobs")
