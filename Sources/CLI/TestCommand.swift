@@ -55,14 +55,12 @@ package struct TestCommand: Sendable {
                     isolate: options.isolate, launcher: context.launcher)
             }
             defer { containment.value.close(reapingAll: context.ownsProcess) }
-            // The timings file may hold 20,000 programs: read while the suite loads too.
-            let timings = Pending { [root = store.root] in Timings(cacheRoot: root) }
             guard let (suite, ahead) = try loadBuildingAhead(store: store, toolchain: toolchain) else { return ExitCode.interrupted }
             defer { ahead.close() }
             let runners = try resolveRunners(for: suite.programs, toolchain: toolchain)
             return try run(
                 suite, runners, toolchain: toolchain, store: store, ahead: ahead,
-                scratch: scratch.path, containment: containment.value, timings: timings, started: started)
+                scratch: scratch.path, containment: containment.value, started: started)
         } catch {
             return Diagnostics.fail(error, in: .test, console: context.console)
         }
@@ -113,7 +111,7 @@ package struct TestCommand: Sendable {
 
     private func run(
         _ suite: TestSuite, _ runners: [ObjectFormat: [Runner]], toolchain: Toolchain, store: ArtifactStore, ahead: BuildAhead,
-        scratch: String, containment: Containment, timings: Pending<Timings>, started: Double
+        scratch: String, containment: Containment, started: Double
     ) throws -> Int32 {
         removeAbandoned(suite)
         let total = suite.programs.reduce(0) { $0 + $1.cases.count * (runners[$1.format]?.count ?? 0) }
@@ -124,8 +122,7 @@ package struct TestCommand: Sendable {
             crashProbe: CrashProbe.make(launcher: context.launcher, toolchain: toolchain))
         let runner = SuiteRunner(
             programs: suite.programs, runners: runners, configuration: options.configuration, toolchain: toolchain,
-            store: store, caseRunner: caseRunner, builtAhead: ahead, timings: timings, emit: reporter.caseFinished,
-            progress: reporter.caseRan,
+            store: store, caseRunner: caseRunner, builtAhead: ahead, emit: reporter.caseFinished, progress: reporter.caseRan,
             note: reporter.note)
         let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
             runner.interrupt()

@@ -29,6 +29,9 @@ struct CgroupTree: Sendable {
         self.joinFile = joinFile
     }
 
+    /// The file in `cgroup` a process joins it by.
+    func joinPath(of cgroup: String) -> String { cgroup + "/" + joinFile }
+
     private static let instances = Atomic<Int>(0)
 
     /// Creates the tree; `nil` when no writable pids controller exists here.

@@ -91,7 +91,7 @@ extension Containment {
         let argv = CStringArray(["asmrun-warden"])
         defer { argv.free() }
         return folder.withCString { cFolder in
-            withOptionalCString(cgroup.flatMap { cgroup in cgroups.map { cgroup + "/" + $0.joinFile } }) { cProcs in
+            withOptionalCString(cgroup.flatMap { cgroup in cgroups?.joinPath(of: cgroup) }) { cProcs in
                 var request = asmrun_spawn_request()
                 request.path = UnsafePointer(argv.pointer[0])
                 request.argv = UnsafePointer(argv.pointer)

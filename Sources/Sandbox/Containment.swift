@@ -104,10 +104,11 @@ package final class Containment: Sendable {
     /// Starts a case: its cgroup (if any) is created with `processes` (or the default) as
     /// pids.max, the case's init counted on top; pass `procsFile` to the launcher.
     package func beginCase(processes: Int? = nil) -> CaseScope {
-        guard let cgroups else { return CaseScope(cgroup: nil, maxProcesses: nil, joinFile: nil) }
+        guard let cgroups else { return CaseScope(cgroup: nil, maxProcesses: nil, procsFile: nil) }
         let index = counter.add(1, ordering: .relaxed).newValue
         let limit = (processes ?? Self.maxProcesses) + (confinement.caseNamespaces ? 1 : 0)
-        return CaseScope(cgroup: cgroups.makeCase(index, maxProcesses: limit), maxProcesses: limit, joinFile: cgroups.joinFile)
+        let cgroup = cgroups.makeCase(index, maxProcesses: limit)
+        return CaseScope(cgroup: cgroup, maxProcesses: limit, procsFile: cgroup.map(cgroups.joinPath))
     }
 
     /// Ends whatever the case left running (escaped daemons included) and removes its cgroup.
@@ -158,9 +159,6 @@ package struct CaseScope: Sendable {
     /// Its `pids.max`.
     var maxProcesses: Int?
 
-    /// The file in it the child joins by (`CgroupTree.joinFile`).
-    let joinFile: String?
-
-    /// The file the child joins its cgroup by.
-    package var procsFile: String? { cgroup.flatMap { cgroup in joinFile.map { cgroup + "/" + $0 } } }
+    /// The file in it the child joins by (`CgroupTree.joinPath`).
+    package let procsFile: String?
 }

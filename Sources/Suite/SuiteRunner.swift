@@ -38,8 +38,6 @@ package final class SuiteRunner: Sendable {
     private let sequencer: ReportSequencer
     let emit: @Sendable (CaseReport) -> Void
     private let progress: @Sendable (Int) -> Void
-    /// The timings file, read while the suite loaded (its store's, read here when `nil`).
-    private let timings: Pending<Timings>?
     let note: @Sendable (String) -> Void
     let state: Mutex<State>
     private let cancelled = Atomic<Bool>(false)
@@ -52,12 +50,10 @@ package final class SuiteRunner: Sendable {
     package init(
         programs: [TestProgram], runners: [ObjectFormat: [Runner]], configuration: SuiteConfiguration,
         toolchain: Toolchain, store: ArtifactStore, caseRunner: CaseRunner, builtAhead: BuildAhead? = nil,
-        timings: Pending<Timings>? = nil,
         emit: @escaping @Sendable (CaseReport) -> Void, progress: @escaping @Sendable (Int) -> Void = { _ in },
         note: @escaping @Sendable (String) -> Void
     ) {
         self.programs = programs
-        self.timings = timings
         self.runners = runners
         self.configuration = configuration
         self.toolchain = toolchain
@@ -100,7 +96,7 @@ package final class SuiteRunner: Sendable {
     /// Runs everything and returns when all started work is done.
     package func run() -> SuiteOutcome {
         let pool = WorkPool(workers: configuration.jobs)
-        var timings = self.timings?.value ?? Timings(cacheRoot: store.root)
+        var timings = Timings(cacheRoot: store.root)
         for index in timings.order(programs) {
             pool.submit { [self] in buildAndSchedule(index, pool) }
         }

@@ -12,7 +12,7 @@ import Support
 /// kept as bytes: a line's path becomes a string only when it is one of this run's programs
 /// (making 20,000 strings and two dictionaries of them cost a warm run of 100 programs half as
 /// long again), and a save copies the other lines as they are.
-package struct Timings: Sendable {
+struct Timings: Sendable {
     /// A valid line of the file: where its path is, its seconds and when it was last seen.
     private struct Line: Sendable {
         /// The whole line, when it is in the current format (a save copies it as it is).
@@ -32,7 +32,7 @@ package struct Timings: Sendable {
     static let maxEntries = 20_000
 
     /// Loads `timings` from the cache folder; missing or unreadable means no history.
-    package init(cacheRoot: String?, now: Int = Int(time(nil))) {
+    init(cacheRoot: String?, now: Int = Int(time(nil))) {
         self.now = now
         path = cacheRoot.map { $0 + "/timings" }
         guard let path, let data = try? Files.read(path) else { return }
