@@ -6,9 +6,10 @@ import PackageDescription
 //
 //   Support ← Sandbox ← Source ← Build ← Run ← Compare ← Suite ← Report ← CLI ← asmrun
 //
-// Support is a true leaf (errors, files, hashing, the console); Sandbox starts, supervises and
-// contains processes; the rest are the stages a program goes through. Declarations shared between
-// targets are `package`: nothing outside this package links the library.
+// Support is a leaf (errors, files, hashing, the console) but for CAsmRunHash, the processor's
+// SHA-256 instructions; Sandbox starts, supervises and contains processes; the rest are the
+// stages a program goes through. Declarations shared between targets are `package`: nothing
+// outside this package links the library.
 let package = Package(
     name: "asmrun",
     products: [
@@ -24,11 +25,14 @@ let package = Package(
         .target(name: "Build", dependencies: ["Source", "Sandbox", "Support"]),
         .target(name: "Source", dependencies: ["Support"]),
         .target(name: "Sandbox", dependencies: ["CAsmRunSpawn", "CSeccomp", "Support"]),
-        .target(name: "Support"),
+        .target(name: "Support", dependencies: ["CAsmRunHash"]),
+        .target(name: "CAsmRunHash"),
         .target(name: "CAsmRunSpawn"),
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         .testTarget(
             name: "AsmRunTests",
-            dependencies: ["CLI", "Report", "Suite", "Compare", "Run", "Build", "Source", "Sandbox", "Support", "asmrun"]),
+            dependencies: [
+                "CLI", "Report", "Suite", "Compare", "Run", "Build", "Source", "Sandbox", "Support", "CAsmRunHash", "asmrun",
+            ]),
     ]
 )

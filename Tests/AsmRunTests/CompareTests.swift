@@ -1,3 +1,4 @@
+import CAsmRunHash
 import Foundation
 import Testing
 
@@ -105,6 +106,38 @@ import Testing
         fields.update(field: "ab")
         fields.update(field: "c")
         #expect(fields.hexDigest() == SHA256.hex(Array("ab\u{0}c\u{0}".utf8)))
+    }
+
+    /// The processor's SHA-256 instructions and the Swift rounds give the same digests, at every
+    /// length around the block boundaries and for many blocks at once; the Swift rounds alone
+    /// still give the known vectors.
+    @Test func sha256ProcessorInstructionsAgreeWithTheSwiftRounds() {
+        func digest(_ bytes: [UInt8], processor: Bool) -> String {
+            var digest = SHA256(processorInstructions: processor)
+            digest.update(bytes)
+            return digest.hexDigest()
+        }
+        #expect(digest(Array("abc".utf8), processor: false) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            digest([UInt8](repeating: 0x61, count: 1_000), processor: false)
+                == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        var generator = SystemRandomNumberGenerator()
+        for length in Array(0...200) + [1_000, 4_096, 65_537] {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            #expect(digest(bytes, processor: true) == digest(bytes, processor: false), "\(length) bytes")
+        }
+    }
+
+    /// Where the processor lists SHA-256 instructions (`sha_ni`, `sha2`), they are the ones used:
+    /// a detection that quietly failed would only show as a slower cache.
+    @Test func sha256UsesTheProcessorInstructionsItHas() throws {
+        let cpuinfo = String(decoding: try Files.read("/proc/cpuinfo"), as: UTF8.self)
+        let flags = cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") || $0.hasPrefix("Features") } ?? ""
+        let listed = flags.split(separator: " ").contains { $0 == "sha_ni" || $0 == "sha2" }
+        var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+        let block = [UInt8](repeating: 0, count: 64)
+        let used = block.withUnsafeBytes { asmrun_sha256_blocks(&state, $0.baseAddress, 1) } != 0
+        #expect(used == listed, "cpuinfo lists the instructions: \(listed)")
     }
 
     @Test func terminationDecodesWaitStatus() {
