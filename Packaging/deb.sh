@@ -17,10 +17,15 @@ strip --strip-unneeded "$root/usr/bin/asmrun"
 install -d "$root/usr/share/doc/asmrun"
 install -m 644 README.md "$root/usr/share/doc/asmrun/README.md"
 
-# The binary links glibc, libstdc++ and libgcc dynamically (the Swift runtime is static): the
-# lowest glibc it needs is the highest GLIBC_ symbol version it references.
+# The binary links glibc dynamically (the Swift runtime is static, and `make build` links the C++
+# runtime statically where gcc has its archives): the lowest glibc it needs is the highest
+# GLIBC_ symbol version it references; libstdc++ and libgcc only when it still needs them.
 glibc=$(objdump -T "$binary" | sed -n 's/.*GLIBC_\([0-9][0-9.]*\).*/\1/p' | sort -uV | tail -n 1)
-depends="libc6 (>= $glibc), libgcc-s1, libstdc++6, libseccomp2, nasm, binutils, gcc, qemu-user | qemu-user-static"
+needed=$(objdump -p "$binary" | sed -n 's/^ *NEEDED *//p')
+depends="libc6 (>= $glibc)"
+case "$needed" in *libgcc_s.so*) depends="$depends, libgcc-s1" ;; esac
+case "$needed" in *libstdc++.so*) depends="$depends, libstdc++6" ;; esac
+depends="$depends, libseccomp2, nasm, binutils, gcc, qemu-user | qemu-user-static"
 # Crash reports and `asmrun debug` use gdb (gdb-multiarch off x86), --strace uses strace.
 recommends="strace"
 if [ "$DEB_ARCH" = amd64 ]; then
