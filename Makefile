@@ -68,8 +68,12 @@ deps:
 build:
 ifneq ($(filter /%,$(STDCXX_ARCHIVE)),)
 	@mkdir -p "$(STATIC_LINK_DIR)" && echo 'INPUT($(STDCXX_ARCHIVE))' > "$(STATIC_LINK_DIR)/libstdc++.so"
-endif
 	$(SWIFT) build $(RELEASE_FLAGS)
+	@if objdump -p $(BIN) | grep -Eq 'NEEDED +(libstdc\+\+|libgcc_s)'; then \
+		echo "make build: $(BIN) still loads the shared C++ runtime; the static link did not take" >&2; exit 1; fi
+else
+	$(SWIFT) build $(RELEASE_FLAGS)
+endif
 
 run: deps build
 	$(BIN) asm/hello.asm
