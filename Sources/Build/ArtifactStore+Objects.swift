@@ -40,14 +40,17 @@ extension ArtifactStore {
         let hint = step.language == .assembly ? BuildFailure.assemblyHint : BuildFailure.compileHint
         let warnings = try builder.run(step.command, stage: stage, source: step.source, hint: hint)
         try checkUnchanged(step, program: program)
-        guard let root, let object = try? Files.read(step.object) else { return (nil, warnings) }
+        guard let root else { return (nil, warnings) }
         var fullKey = key
         if step.language == .c, let manifest = writeManifest(step, program: program, root: root) {
             var digest = baseDigest(step, program: program)
             digest.update(field: manifest)
             fullKey = digest.hexDigest()
         }
-        if let fullKey, storing { store(object, warnings: warnings, key: fullKey, root: root) }
+        // Read only to be stored: the link reads it again for its symbols anyway.
+        if let fullKey, storing, let object = try? Files.read(step.object) {
+            store(object, warnings: warnings, key: fullKey, root: root)
+        }
         return (fullKey, warnings)
     }
 

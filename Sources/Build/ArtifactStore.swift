@@ -96,6 +96,7 @@ package final class ArtifactStore: Sendable {
         }
         var warnings = ""
         objectsMade = true
+        let lookedUp = keys
         for (position, step) in plan.compiles.enumerated() {
             let (key, printed) = try obtainObject(
                 step, key: keys[position], program: program, builder: builder, storing: plan.compiles.count > 1)
@@ -104,8 +105,11 @@ package final class ArtifactStore: Sendable {
         }
         warnings += try link(plan, program: program, toolchain: toolchain, builder: builder)
         let executable = (try? Files.read(plan.executable)) ?? []
-        if let root, !executable.isEmpty {
-            store(executable, warnings: warnings, key: linkKey(keys.compactMap { $0 }, plan, toolchain), root: root, executable: true)
+        // The key looked up stands unless a compile made its key only now (a C file's headers).
+        let objectKeys = keys.compactMap { $0 }
+        if let root, !executable.isEmpty, objectKeys.count == keys.count {
+            let key = keys == lookedUp ? executableKey ?? linkKey(objectKeys, plan, toolchain) : linkKey(objectKeys, plan, toolchain)
+            store(executable, warnings: warnings, key: key, root: root, executable: true)
         }
         return Artifact(
             executable: plan.executable, format: plan.format, warnings: warnings, notes: notes,

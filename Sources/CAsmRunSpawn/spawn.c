@@ -30,6 +30,21 @@ static void set_limit(int resource, long long value, const struct rlimit *known)
 const int asmrun_limited_resources[ASMRUN_LIMITED_RESOURCES] = {RLIMIT_AS, RLIMIT_FSIZE, RLIMIT_CPU, RLIMIT_NPROC,
                                                                 RLIMIT_NOFILE};
 
+static struct rlimit process_limits[ASMRUN_LIMITED_RESOURCES];
+static int process_limits_read;
+static pthread_once_t process_limits_once = PTHREAD_ONCE_INIT;
+
+static void read_process_limits(void) {
+    for (int index = 0; index < ASMRUN_LIMITED_RESOURCES; index++)
+        if (getrlimit(asmrun_limited_resources[index], &process_limits[index]) != 0) return;
+    process_limits_read = 1;
+}
+
+const struct rlimit *asmrun_process_limits(void) {
+    pthread_once(&process_limits_once, read_process_limits);
+    return process_limits_read ? process_limits : NULL;
+}
+
 void asmrun_apply_limits(const asmrun_limits *limits, const struct rlimit *known) {
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);

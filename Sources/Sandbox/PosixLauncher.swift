@@ -69,6 +69,7 @@ package struct PosixLauncher: ProcessLaunching {
                     request.net_ns_fd = options.isolation?.networkNamespace ?? -1
                     request.mnt_ns_fd = options.isolation?.mountNamespace ?? -1
                     request.limits = options.limits.cLimits
+                    request.known_limits = asmrun_process_limits()
                     request.status_write_fd = statusWriter
                     return withConfinement(options.confinement, pipes, &request, &privateProc) { request in
                         SpawnGate.spawning {

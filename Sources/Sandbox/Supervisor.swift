@@ -46,8 +46,11 @@ struct Supervisor {
         // instructions in a warm suite (callgrind); only what `read` wrote is ever looked at.
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
         defer { buffer.deallocate() }
+        // Before the first poll the child has only just started: its pidfd or status pipe, in the
+        // poll set, says when there is something to reap (without either, every pass looks).
+        var polled = pidfd < 0 && options.warden == nil
         while true {
-            if termination == nil { reapIfExited() }
+            if termination == nil && polled { reapIfExited() }
             if termination != nil {
                 ChildPipes.close(&pipes.stdinWriter)
                 if pipes.stdoutReader < 0 && pipes.stderrReader < 0 { break }
@@ -65,6 +68,7 @@ struct Supervisor {
                 fds.append(pollfd(fd: pipes.statusReader, events: Int16(POLLIN), revents: 0))
             }
             let ready = poll(&fds, nfds_t(fds.count), pollTimeout(now: now))
+            polled = true
             if ready < 0 && errno != EINTR { break }
             for entry in fds where entry.revents != 0 {
                 if entry.fd == pipes.stdoutReader {

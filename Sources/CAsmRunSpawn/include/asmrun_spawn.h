@@ -116,6 +116,10 @@ void asmrun_release_init_stack(void *stack);
 /// memfd_create(name, MFD_CLOEXEC); -1 with errno set.
 int asmrun_memfd(const char *name);
 
+/// The limits of asmrun_limits' five resources in force in this process, read once (asmrun never
+/// changes its own), for `known_limits`; NULL when one could not be read.
+const struct rlimit *asmrun_process_limits(void);
+
 /// pidfd_open(2); -1 with errno set where the kernel lacks it (before Linux 5.3).
 int asmrun_pidfd_open(pid_t pid);
 
