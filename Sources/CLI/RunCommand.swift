@@ -49,18 +49,21 @@ package struct RunCommand: Sendable {
         let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
             if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
         }
-        let built = Result { try build(try loadProgram(), store: store, toolchain: toolchain) }
+        // Not a `Result`: its generic type's first use looked through every conformance in the
+        // binary (4 % of a single run's instructions).
+        let program: Program
+        let artifact: Artifact
+        do {
+            (program, artifact) = try build(try loadProgram(), store: store, toolchain: toolchain)
+        } catch {
+            let interrupted = interrupts.stop()
+            store.close()
+            if interrupted { return nil }
+            throw error
+        }
         if interrupts.stop() {
             store.close()
             return nil
-        }
-        let program: Program
-        let artifact: Artifact
-        switch built {
-        case .success(let pair): (program, artifact) = pair
-        case .failure(let error):
-            store.close()
-            throw error
         }
         do {
             if !artifact.remarks.isEmpty { context.console.write(artifact.remarks + "\n", to: .error) }

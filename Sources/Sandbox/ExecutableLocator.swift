@@ -12,7 +12,20 @@ package struct ExecutableLocator: Sendable {
     }
 
     package init(path: String?) {
-        searchPath = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+        // Cut by hand: the generic `split` cost a single run 6 % of its instructions, most of it
+        // the run time making its types' metadata at their first use.
+        var directories: [String] = []
+        var directory: [UInt8] = []
+        for byte in (path ?? "/usr/local/bin:/usr/bin:/bin").utf8 {
+            if byte == UInt8(ascii: ":") {
+                if !directory.isEmpty { directories.append(String(decoding: directory, as: UTF8.self)) }
+                directory.removeAll(keepingCapacity: true)
+            } else {
+                directory.append(byte)
+            }
+        }
+        if !directory.isEmpty { directories.append(String(decoding: directory, as: UTF8.self)) }
+        searchPath = directories
     }
 
     /// The full path of `name`, or `nil`; a name with a slash is checked as it is.

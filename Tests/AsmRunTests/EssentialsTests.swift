@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import Build
 @testable import Sandbox
 @testable import Support
 
@@ -20,6 +21,40 @@ import Testing
         // NSString also folds `//` into `/` here; asmrun joins its own paths with single slashes.
         if !path.contains("//") { #expect(PathName.removingExtension(path) == ns.deletingPathExtension, "extension of \(path)") }
         #expect(PathName.pathExtension(of: path) == ns.pathExtension, "the extension of \(path)")
+    }
+
+    /// The search path is cut at every colon, empty entries left out, as `split` does.
+    @Test(arguments: ["/usr/bin:/bin", "", ":", "::/a::b:", "/only", "a:b:c", "/x/y:"])
+    func searchPathSplitsLikeTheStandardLibrary(path: String) {
+        #expect(ExecutableLocator(path: path).searchPath == path.split(separator: ":").map(String.init))
+    }
+
+    /// The registry's sorted groups answer like a set, whatever order the pids come in; a child is
+    /// known until removed, and its group after.
+    @Test func childRegistryKnowsItsChildrenAndGroups() {
+        let registry = ChildRegistry()
+        let spawned: [(pid_t, Bool)] = [(500, true), (20, true), (700, false), (30, true), (900, true), (25, true), (20, true)]
+        for (pid, group) in spawned { registry.insert(pid, group: group) }
+        for pid: pid_t in [20, 25, 30, 500, 900] { #expect(registry.createdGroup(pid), "group \(pid)") }
+        for pid: pid_t in [0, 19, 21, 700, 901, 1000] { #expect(!registry.createdGroup(pid), "no group \(pid)") }
+        #expect(registry.contains(700) && registry.contains(25))
+        registry.remove(700)
+        registry.remove(25)
+        #expect(!registry.contains(700) && !registry.contains(25) && registry.contains(900))
+        #expect(registry.createdGroup(25))
+    }
+
+    /// What a build says before the run: its notes, then its warnings without their last newline,
+    /// one per line, as `joined` gave it.
+    @Test func remarksAreTheNotesThenTheWarnings() {
+        for notes in [[], ["a note"], ["one", "two"]] {
+            for warnings in ["", "\n", "w: x\n", "w: x\nw: y", "w\n\n"] {
+                let artifact = Artifact(executable: "/x", format: .elf64, warnings: warnings, notes: notes)
+                let expected = (notes + (warnings.isEmpty ? [] : [warnings.hasSuffix("\n") ? String(warnings.dropLast()) : warnings]))
+                    .joined(separator: "\n")
+                #expect(artifact.remarks == expected, "\(notes) \(warnings.debugDescription)")
+            }
+        }
     }
 
     /// A cache entry's checksum changes with every single bit of its bytes and with its length.
