@@ -28,8 +28,10 @@ package struct Builder: Sendable {
         var options = LaunchOptions()
         options.timeout = Self.timeout
         options.limits = Self.limits
+        options.outputToFile = true
         let result = try launcher.run(command, options: options)
         if result.interrupted { throw InterruptedError(command.executable) }
+        // With `outputToFile` both streams are in `stdout`, in the order the tool wrote them.
         var output = String(decoding: result.stderr + result.stdout, as: UTF8.self)
         guard result.termination != .exited(0) else { return output }
         if result.termination != .exited(1) && output.isEmpty {

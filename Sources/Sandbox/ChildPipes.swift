@@ -13,6 +13,8 @@ struct ChildPipes {
     /// A case init's reports (`asmrun_case_report`), with namespaces of the case's own.
     var statusReader: Int32 = -1
     var statusWriter: Int32 = -1
+    /// With `outputToFile`: the file both streams are written to (the child's stdout and stderr).
+    var outputFile: Int32 = -1
     var input: [UInt8] = []
 
     init(options: LaunchOptions) throws {
@@ -26,8 +28,14 @@ struct ChildPipes {
                 input = bytes
                 _ = fcntl(stdinWriter, F_SETFL, fcntl(stdinWriter, F_GETFL) | O_NONBLOCK)
             }
-            if options.stdout != .inherit { (stdoutReader, childStdout) = try Self.makePipe() }
-            if options.stderr != .inherit { (stderrReader, childStderr) = try Self.makePipe() }
+            if options.outputToFile {
+                outputFile = asmrun_memfd("asmrun-output")
+                guard outputFile >= 0 else { throw LaunchError.spawnFailed("memfd", errno: errno) }
+                (childStdout, childStderr) = (outputFile, outputFile)
+            } else {
+                if options.stdout != .inherit { (stdoutReader, childStdout) = try Self.makePipe() }
+                if options.stderr != .inherit { (stderrReader, childStderr) = try Self.makePipe() }
+            }
             if options.confinement.caseNamespaces { (statusReader, statusWriter) = try Self.makePipe() }
         } catch {
             closeAll()
@@ -37,6 +45,8 @@ struct ChildPipes {
 
     mutating func closeChildEnds() {
         if childStdin == Self.sharedNull { childStdin = -1 }
+        if childStdout == outputFile { childStdout = -1 }
+        if childStderr == outputFile { childStderr = -1 }
         Self.close(&childStdin)
         Self.close(&childStdout)
         Self.close(&childStderr)
@@ -49,6 +59,7 @@ struct ChildPipes {
         Self.close(&stdoutReader)
         Self.close(&stderrReader)
         Self.close(&statusReader)
+        Self.close(&outputFile)
     }
 
     static func close(_ fd: inout Int32) {

@@ -25,6 +25,12 @@ package struct LaunchOptions: Sendable, Equatable {
     package var stdin: InputSource = .empty
     package var stdout: OutputSink = .capture(limit: 1 << 20)
     package var stderr: OutputSink = .capture(limit: 1 << 20)
+    /// Standard output and error both go to one file, read once the child ended (into the
+    /// result's `stdout`, up to the stdout capture's limit), in the order written, instead of
+    /// pipes: a tool's exit closed each pipe and woke its supervisor twice, preempting the tool
+    /// in its last steps. For tools, whose output is only shown when they fail and whose file
+    /// size limit bounds the file.
+    package var outputToFile = false
     /// Seconds before the child's process group gets SIGTERM; `nil` waits forever.
     package var timeout: Double?
     /// Seconds between SIGTERM and SIGKILL.

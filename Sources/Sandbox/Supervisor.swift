@@ -82,6 +82,7 @@ struct Supervisor {
         }
         drainReadyData(buffer)
         if termination == nil { reap(blocking: true) }
+        readOutputFile()
         flushForwarded()
         return ProcessResult(
             termination: timedOut ? .timedOut : termination ?? .signaled(SIGKILL),
@@ -106,6 +107,18 @@ struct Supervisor {
             }
             if which == 0 { pipes.stdoutReader = current } else { pipes.stderrReader = current }
         }
+    }
+
+    /// What an `outputToFile` child wrote to its file, up to the stdout capture's limit.
+    private mutating func readOutputFile() {
+        var info = stat()
+        guard pipes.outputFile >= 0, fstat(pipes.outputFile, &info) == 0, info.st_size > 0 else { return }
+        guard case .capture(let limit) = options.stdout else { return }
+        let count = min(Int(info.st_size), limit)
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = bytes.withUnsafeMutableBytes { pread(pipes.outputFile, $0.baseAddress, count, 0) }
+        captures[0].bytes = Array(bytes.prefix(max(0, got)))
+        if Int(info.st_size) > limit { limitExceeded = true }
     }
 
     private func pollTimeout(now: Double) -> Int32 {

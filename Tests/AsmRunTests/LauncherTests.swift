@@ -22,6 +22,25 @@ import Testing
         #expect(result.stderr == Array("err\n".utf8))
     }
 
+    /// A tool's two streams go to one file, not to pipes (whose closing at its exit woke the
+    /// supervisor twice), and come back in the order written, cut at the capture limit.
+    @Test func outputToFileKeepsBothStreamsInOrderInOneFile() throws {
+        let result = try sh("echo one; echo two >&2; echo three; readlink /proc/self/fd/1 /proc/self/fd/2; exit 4") {
+            $0.outputToFile = true
+        }
+        #expect(result.termination == .exited(4))
+        let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
+        #expect(lines.prefix(3) == ["one", "two", "three"])
+        #expect(lines.count == 5 && lines[3] == lines[4] && lines[3].contains("memfd:asmrun-output"), "\(lines)")
+        #expect(result.stderr.isEmpty && !result.outputLimitExceeded)
+        let long = try sh("head -c 5000 /dev/zero; head -c 5000 /dev/zero >&2") {
+            $0.outputToFile = true
+            $0.stdout = .capture(limit: 6000)
+        }
+        #expect(result.termination == .exited(4) && long.termination == .exited(0))
+        #expect(long.stdout.count == 6000 && long.outputLimitExceeded)
+    }
+
     @Test func reportsDeathBySignalWithDefaultDispositions() throws {
         #expect(try sh("kill -SEGV $$").termination == .signaled(SIGSEGV))
         // asmrun ignores SIGPIPE itself; the child must get the default action back.
