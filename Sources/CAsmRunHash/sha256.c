@@ -102,6 +102,8 @@ static pthread_once_t checked = PTHREAD_ONCE_INIT;
 
 static void check(void) { available = has_instructions(); }
 
+const uint32_t *asmrun_sha256_round_constants(void) { return k; }
+
 int asmrun_sha256_blocks(uint32_t state[8], const void *data, size_t blocks) {
     pthread_once(&checked, check);
     if (!available) return 0;

@@ -9,4 +9,7 @@
 /// without touching `state` where the processor has none: the caller then compresses them itself.
 int asmrun_sha256_blocks(uint32_t state[8], const void *data, size_t blocks);
 
+/// SHA-256's 64 round constants (FIPS 180-4, 4.2.2), for the compression done in Swift.
+const uint32_t *asmrun_sha256_round_constants(void);
+
 #endif
