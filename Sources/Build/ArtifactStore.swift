@@ -19,15 +19,20 @@ package final class ArtifactStore: Sendable {
     private let scratchFolder: TemporaryDirectory
     private let counter = Atomic<Int>(0)
     let stored = Atomic<Int>(0)
-    private let writer = EntryWriter()
+    private let writer: EntryWriter
     /// Tools' identities, read once (`identity(of:)`).
     private let identities = Mutex<[String: String]>([:])
 
     /// Opens the store; a cache folder that cannot be created turns caching off, a folder that is
-    /// not asmrun's cache is refused (see `CacheFolder`).
-    package init(options: CacheOptions, environment: [String: String], launcher: any ProcessLaunching) throws {
+    /// not asmrun's cache is refused (see `CacheFolder`). `writesAtOnce`: entries are written
+    /// by the thread that built them, not by a writer thread (one program, one entry: starting
+    /// the thread cost more than the writing it would have overlapped).
+    package init(
+        options: CacheOptions, environment: [String: String], launcher: any ProcessLaunching, writesAtOnce: Bool = false
+    ) throws {
         self.options = options
         self.launcher = launcher
+        writer = EntryWriter(inline: writesAtOnce)
         let folder = try options.enabled ? options.root(environment: environment).flatMap(CacheFolder.open) : nil
         if let folder {
             CacheMaintenance(folder).removeAbandonedStaging()

@@ -23,11 +23,17 @@ final class EntryWriter: Sendable {
         var stopping = false
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let available = DispatchSemaphore(value: 0)
     private let idle = DispatchSemaphore(value: 0)
     /// The bytes of the entries written (the cache's size ledger gets them at the end).
     let written = Atomic<Int>(0)
+
+    /// A writer with a thread of its own (started on first use), or, `inline`, one that writes
+    /// each entry at once: a single program's one entry is not worth a thread.
+    init(inline: Bool = false) {
+        state = Mutex(State(started: inline, inline: inline))
+    }
 
     /// Queues an entry (started on first use).
     func write(_ entry: CacheEntry, _ payload: [UInt8], warnings: String, staging: String, executable: Bool) {

@@ -43,7 +43,8 @@ package struct RunCommand: Sendable {
     func prepare() throws -> Prepared? {
         let toolchain = context.toolchain
         AbandonedScratch.sweep(environment: context.environment)
-        let store = try ArtifactStore(options: options.cacheOptions, environment: context.environment, launcher: context.launcher)
+        let store = try ArtifactStore(
+            options: options.cacheOptions, environment: context.environment, launcher: context.launcher, writesAtOnce: true)
         // Ctrl-C while nasm or the linker runs (in their own process group, out of the terminal's
         // reach): end them, clean up, exit 130 like the program would have.
         let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
