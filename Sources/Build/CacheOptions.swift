@@ -1,3 +1,5 @@
+import Support
+
 /// Where build products go and whether they are reused.
 package struct CacheOptions: Sendable, Equatable {
     /// Reuse and store linked executables.
@@ -14,9 +16,18 @@ package struct CacheOptions: Sendable, Equatable {
 
     /// The cache folder for an environment.
     package func root(environment: [String: String]) -> String? {
-        if let directory { return directory }
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/asmrun" }
-        if let home = environment["HOME"], !home.isEmpty { return home + "/.cache/asmrun" }
-        return nil
+        let root: String
+        if let directory {
+            root = directory
+        } else if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            root = xdg + "/asmrun"
+        } else if let home = environment["HOME"], !home.isEmpty {
+            root = home + "/.cache/asmrun"
+        } else {
+            return nil
+        }
+        // A hit runs the entry where it is, from the case's own folder: a relative path would
+        // name nothing there.
+        return root.hasPrefix("/") ? root : Files.currentDirectory + "/" + root
     }
 }
