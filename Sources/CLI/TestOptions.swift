@@ -1,5 +1,4 @@
 import Build
-import FoundationEssentials
 import Run
 import Sandbox
 import Source

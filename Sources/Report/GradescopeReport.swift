@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Support
 
 /// `--gradescope PATH`: the `results.json` Gradescope's autograder harness reads
 /// (`/autograder/results/results.json`): the total `score`, `execution_time`, an `output` for
@@ -38,10 +38,7 @@ package enum GradescopeReport {
                     name: testCase.name, score: testCase.score, maxScore: testCase.maxScore,
                     status: testCase.outcome == .passed ? "passed" : "failed", output: output(testCase))
             })
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+        return try JSONText.render(document) + "\n"
     }
 
     /// What the student reads under the test: the failure of each group of runners, or how it

@@ -1,7 +1,7 @@
 import Compare
-import FoundationEssentials
 import Sandbox
 import Suite
+import Support
 
 /// The JSON report (`--json`): schema `asmrun-report/2`, documented in README.md.
 package enum JSONReport {
@@ -134,10 +134,7 @@ package enum JSONReport {
                         programs: root.programs.map { ScoreSummary.Program(program: $0.name, score: $0.score, maxScore: $0.maxScore) })
                 }),
             results: entries)
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+        return try JSONText.render(document) + "\n"
     }
 
     private static func excerpt(_ text: TextLines) -> String {
