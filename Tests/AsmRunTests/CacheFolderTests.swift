@@ -9,6 +9,23 @@ import Testing
 struct CacheFolderTests {
     private let hello = Fixture.corpus + "/hello.asm"
 
+    /// A relative `--cache-dir` names the same cache from the case's folder, where a hit's entry
+    /// runs: the warm run passes like the cold one (it used to fail every case).
+    @Test func aRelativeCacheFolderServesWarmRuns() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        for name in ["hello", "echo"] {
+            try FileManager.default.copyItem(atPath: Fixture.corpus + "/\(name).asm", toPath: directory + "/\(name).asm")
+            try FileManager.default.copyItem(atPath: Fixture.corpus + "/\(name).expect", toPath: directory + "/\(name).expect")
+        }
+        for round in ["cold", "warm"] {
+            let result = try Fixture.asmrun(["test", ".", "--cache-dir", "cache"], in: directory)
+            #expect(result.status == .exited(0), "\(round): \(result.stdout)")
+        }
+        let run = try Fixture.asmrun(["hello.asm", "--cache-dir", "cache"], in: directory)
+        #expect(run.stdout == "Hello, World!\n" && run.status == .exited(0))
+    }
+
     @Test func aFolderThatIsNotACacheIsNeverTouched() throws {
         // What `--cache-dir ~` would name: a home with a tmp and an objects folder of its own.
         let home = try Fixture.temporaryDirectory()
