@@ -70,46 +70,41 @@ private struct JSONParser {
     }
 
     private mutating func object(depth: Int) throws -> JSONValue {
-        offset += 1
         var members: [String: JSONValue] = [:]
-        skipBlanks()
-        if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
-            offset += 1
-            return .object(members)
+        try elements(closedBy: "}") {
+            guard $0.offset < $0.bytes.count, $0.bytes[$0.offset] == UInt8(ascii: "\"") else { throw $0.failure("a member name expected") }
+            let key = try $0.string()
+            $0.skipBlanks()
+            guard $0.offset < $0.bytes.count, $0.bytes[$0.offset] == UInt8(ascii: ":") else { throw $0.failure("`:` expected") }
+            $0.offset += 1
+            $0.skipBlanks()
+            members[key] = try $0.value(depth: depth + 1)
         }
-        while true {
-            skipBlanks()
-            guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw failure("a member name expected") }
-            let key = try string()
-            skipBlanks()
-            guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw failure("`:` expected") }
-            offset += 1
-            skipBlanks()
-            members[key] = try value(depth: depth + 1)
-            skipBlanks()
-            guard offset < bytes.count else { throw failure("the document ends in an object") }
-            offset += 1
-            if bytes[offset - 1] == UInt8(ascii: "}") { return .object(members) }
-            guard bytes[offset - 1] == UInt8(ascii: ",") else { throw failure("`,` or `}` expected") }
-        }
+        return .object(members)
     }
 
     private mutating func array(depth: Int) throws -> JSONValue {
-        offset += 1
         var elements: [JSONValue] = []
+        try self.elements(closedBy: "]") { elements.append(try $0.value(depth: depth + 1)) }
+        return .array(elements)
+    }
+
+    /// The comma-separated elements of an object or array, from its opening bracket to `closing`.
+    private mutating func elements(closedBy closing: Unicode.Scalar, _ element: (inout JSONParser) throws -> Void) throws {
+        offset += 1
         skipBlanks()
-        if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: closing) {
             offset += 1
-            return .array(elements)
+            return
         }
         while true {
             skipBlanks()
-            elements.append(try value(depth: depth + 1))
+            try element(&self)
             skipBlanks()
-            guard offset < bytes.count else { throw failure("the document ends in an array") }
+            guard offset < bytes.count else { throw failure("the document ends before `\(closing)`") }
             offset += 1
-            if bytes[offset - 1] == UInt8(ascii: "]") { return .array(elements) }
-            guard bytes[offset - 1] == UInt8(ascii: ",") else { throw failure("`,` or `]` expected") }
+            if bytes[offset - 1] == UInt8(ascii: closing) { return }
+            guard bytes[offset - 1] == UInt8(ascii: ",") else { throw failure("`,` or `\(closing)` expected") }
         }
     }
 
