@@ -2,7 +2,10 @@
 PREFIX ?= /usr/local
 SWIFT ?= swift
 BIN := .build/release/asmrun
-RELEASE_FLAGS := -c release --static-swift-stdlib
+# --disable-local-rpath: SwiftPM's `$ORIGIN` runpath made the loader look for libc, libm and
+# libseccomp in the binary's own folder first (23 failed opens at every start, and a library
+# planted beside a copied binary would load); asmrun has no shared library of its own.
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
 # Under its static stdlib Swift still links the C++ runtime as shared libraries (libstdc++,
 # libgcc_s): loading and relocating them was 0.35 ms of asmrun's 2.2 ms start (`perf stat -r 100
 # asmrun --version`). The release binary takes both as archives: a linker script named
