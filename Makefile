@@ -71,11 +71,13 @@ deps:
 build:
 ifneq ($(filter /%,$(STDCXX_ARCHIVE)),)
 	@mkdir -p "$(STATIC_LINK_DIR)" && echo 'INPUT($(STDCXX_ARCHIVE))' > "$(STATIC_LINK_DIR)/libstdc++.so"
+endif
 	$(SWIFT) build $(RELEASE_FLAGS)
+	@if objdump -p $(BIN) | grep -Eq '(RPATH|RUNPATH) '; then \
+		echo "make build: $(BIN) has a runpath; the loader would search the binary's folder" >&2; exit 1; fi
+ifneq ($(filter /%,$(STDCXX_ARCHIVE)),)
 	@if objdump -p $(BIN) | grep -Eq 'NEEDED +(libstdc\+\+|libgcc_s)'; then \
 		echo "make build: $(BIN) still loads the shared C++ runtime; the static link did not take" >&2; exit 1; fi
-else
-	$(SWIFT) build $(RELEASE_FLAGS)
 endif
 
 run: deps build
