@@ -176,7 +176,10 @@ static void serve_case(int socket, int proc, int queues, const struct inherited 
     pid_t program = vfork();
     if (program == 0) asmrun_exec_program(&request, &error, &step);
     if (program < 0) error = EAGAIN;
-    for (int index = 0; index < 3; index++) raw_close(fds[index]);
+    /* The output pipes' copies stay open until the end report: the program's exit then closes
+       no last write end, so its supervisor is not woken (taking the core from the exiting
+       program) before the report, which it reads with both pipes' end at once. */
+    raw_close(fds[0]);
     int started[3] = {ASMRUN_STEP_NONE, 0, proc};
     if (error != 0) {
         started[0] = step;
@@ -188,6 +191,8 @@ static void serve_case(int socket, int proc, int queues, const struct inherited 
     done.leftovers = asmrun_end_leftovers();
     remove_system_v();
     remove_queues(queues);
+    raw_close(fds[1]);
+    raw_close(fds[2]);
     if (error == 0) asmrun_report(status_fd, &done, sizeof done);
     raw_close(status_fd);
 }
