@@ -76,9 +76,11 @@ package struct CacheFolder: Sendable {
         isStagingName(name) ? pid_t(name.split(separator: ".")[1]) : nil
     }
 
-    /// `timings` being replaced (`AtomicFile`'s sibling temporary).
+    /// `timings`, the ledger or the tag being replaced (`AtomicFile`'s sibling temporary): the
+    /// tag's is there while another asmrun creates the same new cache, which then is not someone
+    /// else's folder.
     private static func isTemporary(_ name: String) -> Bool {
-        name.hasPrefix(".timings.asmrun-") || name.hasPrefix(".\(CacheMaintenance.ledgerName).asmrun-")
+        [".timings.asmrun-", ".\(CacheMaintenance.ledgerName).asmrun-", ".\(tagName).asmrun-"].contains { name.hasPrefix($0) }
     }
 
     private static func ownEntriesOnly(_ root: String) -> Bool {

@@ -81,6 +81,17 @@ struct CacheFolderTests {
         #expect(Files.exists(cache + "/CACHEDIR.TAG"), "using it tags it")
     }
 
+    /// Two runs that make the same new cache at once: one finds the other's tag being written
+    /// (its temporary, `.CACHEDIR.TAG.asmrun-XXXXXX`) and no tag yet. That folder is asmrun's,
+    /// not someone else's (it was refused, and `asmrun test` exited 2).
+    @Test func aTagBeingWrittenByAnotherRunIsNoForeignFile() throws {
+        let cache = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(cache) }
+        try Fixture.write("", to: cache + "/.CACHEDIR.TAG.asmrun-Ab12Cd")
+        let run = try Fixture.asmrun([hello, "--cache-dir", cache])
+        #expect(run.status == .exited(0) && run.stdout == "Hello, World!\n", "\(run.stderr)")
+    }
+
     /// The tag is written without fsync: a crash can leave it empty or cut short, and such a
     /// tag in a folder of asmrun's own names is asmrun's; another file of that name is not.
     @Test func aTagCutShortIsTakenBackAndAForeignOneRefused() throws {
