@@ -9,13 +9,10 @@ RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
 # Under its static stdlib Swift still links the C++ runtime as shared libraries (libstdc++,
 # libgcc_s): loading and relocating them was 0.35 ms of asmrun's 2.2 ms start (`perf stat -r 100
 # asmrun --version`). The release binary takes both as archives: a linker script named
-# libstdc++.so, searched first, names the archive gcc has. Without that archive (no
-# libstdc++-dev) the build keeps the shared ones.
-STDCXX_ARCHIVE := $(shell $(CC) -print-file-name=libstdc++.a 2>/dev/null)
+# libstdc++.so, searched first, names the archive gcc has (asked when building, after `make deps`
+# may have installed gcc). Without that archive (no libstdc++-dev) the build keeps the shared ones.
 STATIC_LINK_DIR := $(CURDIR)/.build/static-link
-ifneq ($(filter /%,$(STDCXX_ARCHIVE)),)
-RELEASE_FLAGS += -Xlinker "-L$(STATIC_LINK_DIR)" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
-endif
+STATIC_CXX_FLAGS := -Xlinker -L$(STATIC_LINK_DIR) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 ARCH := $(shell uname -m)
 VERSION := $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/CLI/AsmRun.swift)
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo $(ARCH))
@@ -69,16 +66,14 @@ deps:
 	fi
 
 build:
-ifneq ($(filter /%,$(STDCXX_ARCHIVE)),)
-	@mkdir -p "$(STATIC_LINK_DIR)" && echo 'INPUT($(STDCXX_ARCHIVE))' > "$(STATIC_LINK_DIR)/libstdc++.so"
-endif
-	$(SWIFT) build $(RELEASE_FLAGS)
-	@if objdump -p $(BIN) | grep -Eq '(RPATH|RUNPATH) '; then \
-		echo "make build: $(BIN) has a runpath; the loader would search the binary's folder" >&2; exit 1; fi
-ifneq ($(filter /%,$(STDCXX_ARCHIVE)),)
-	@if objdump -p $(BIN) | grep -Eq 'NEEDED +(libstdc\+\+|libgcc_s)'; then \
+	@archive=$$($(CC) -print-file-name=libstdc++.a 2>/dev/null); flags=""; \
+	case "$$archive" in /*) mkdir -p "$(STATIC_LINK_DIR)" && echo "INPUT($$archive)" > "$(STATIC_LINK_DIR)/libstdc++.so" \
+		&& flags="$(STATIC_CXX_FLAGS)";; esac; \
+	echo "$(SWIFT) build $(RELEASE_FLAGS) $$flags"; $(SWIFT) build $(RELEASE_FLAGS) $$flags || exit 1; \
+	if objdump -p $(BIN) | grep -Eq '(RPATH|RUNPATH) '; then \
+		echo "make build: $(BIN) has a runpath; the loader would search the binary's folder" >&2; exit 1; fi; \
+	if [ -n "$$flags" ] && objdump -p $(BIN) | grep -Eq 'NEEDED +(libstdc\+\+|libgcc_s)'; then \
 		echo "make build: $(BIN) still loads the shared C++ runtime; the static link did not take" >&2; exit 1; fi
-endif
 
 run: deps build
 	$(BIN) asm/hello.asm
