@@ -78,13 +78,14 @@ struct Discovery {
                 FileError(path: directory, problem: "leads back to a folder already searched (symlink loop)", fix: "remove the link"))
             return
         }
-        let names: [String]
+        let entries: [(name: String, regularFile: Bool)]
         do {
-            names = try Files.list(directory).sorted()
+            entries = try Files.listEntries(directory).sorted { $0.name < $1.name }
         } catch {
             found.problems.append(FileError(path: directory, problem: "cannot be read", fix: "check its permissions"))
             return
         }
+        let names = entries.map(\.name)
         for name in names where name.hasPrefix(".") && AtomicFile.isTemporaryName(name) {
             found.temporaryFiles.append((directory, name))
         }
@@ -93,8 +94,15 @@ struct Discovery {
             found.programs.append(.folder(directory))
             return
         }
-        for name in names where !name.hasPrefix(".") {
+        for (name, regularFile) in entries where !name.hasPrefix(".") {
             let path = join(name)
+            // A regular file (the directory entry says so: not a link) is neither a folder nor a
+            // broken link, and `stat` would tell nothing more: most names (`.expect`, `.in`, `.out`)
+            // are told by the name alone.
+            if regularFile {
+                classify(name, path, &found)
+                continue
+            }
             var entry = stat()
             guard stat(path, &entry) == 0 else {
                 if errno == ELOOP || isProgramFile(name) {
@@ -105,12 +113,19 @@ struct Discovery {
             }
             if (entry.st_mode & S_IFMT) == S_IFDIR {
                 if !name.hasSuffix(".files") { walk(path, &found, &visited) }
-            } else if isProgramFile(name) {
-                found.programs.append(.file(path))
-            } else if let reason = skipReason(name) {
-                found.skipped.append((path, reason))
-                if !["inc", "mac"].contains(PathName.pathExtension(of: name).lowercased()) { found.ignored.append(path) }
+            } else {
+                classify(name, path, &found)
             }
+        }
+    }
+
+    /// A file that is not a folder: a program, a source skipped with its reason, or nothing.
+    private static func classify(_ name: String, _ path: String, _ found: inout Found) {
+        if isProgramFile(name) {
+            found.programs.append(.file(path))
+        } else if let reason = skipReason(name) {
+            found.skipped.append((path, reason))
+            if !["inc", "mac"].contains(PathName.pathExtension(of: name).lowercased()) { found.ignored.append(path) }
         }
     }
 

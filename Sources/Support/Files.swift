@@ -127,6 +127,12 @@ package enum Files {
 
     /// The names in `directory` (not `.` and `..`), in no particular order.
     package static func list(_ directory: String) throws(ReadFailure) -> [String] {
+        try listEntries(directory).map(\.name)
+    }
+
+    /// The names in `directory` (without `.` and `..`), each with whether the directory entry says
+    /// it is a regular file (not a link, not a folder): such a name needs no `stat` to be told.
+    package static func listEntries(_ directory: String) throws(ReadFailure) -> [(name: String, regularFile: Bool)] {
         guard let handle = opendir(directory) else {
             switch errno {
             case ENOENT: throw .missing
@@ -135,12 +141,12 @@ package enum Files {
             }
         }
         defer { closedir(handle) }
-        var names: [String] = []
+        var entries: [(name: String, regularFile: Bool)] = []
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
+            if name != "." && name != ".." { entries.append((name, entry.pointee.d_type == UInt8(DT_REG))) }
         }
-        return names
+        return entries
     }
 
     /// Whether anything exists at `path` (following links).
