@@ -113,7 +113,7 @@ package final class ArtifactStore: Sendable {
         // The key looked up stands unless a compile made its key only now (a C file's headers).
         let objectKeys = keys.compactMap { $0 }
         if let root, !executable.isEmpty, objectKeys.count == keys.count {
-            let key = keys == lookedUp ? executableKey ?? linkKey(objectKeys, plan, toolchain) : linkKey(objectKeys, plan, toolchain)
+            let key = (keys == lookedUp ? executableKey : nil) ?? linkKey(objectKeys, plan, toolchain)
             store(executable, warnings: warnings, key: key, root: root, executable: true)
         }
         return Artifact(

@@ -36,9 +36,9 @@ package final class ChildRegistry: Sendable {
     func insert(_ pid: pid_t, group: Bool) {
         state.withLock { state in
             state.children.append((pid, group))
-            let position = state.groupPosition(pid)
-            if group && (position == state.groups.count || state.groups[position] != pid) {
-                state.groups.insert(pid, at: position)
+            if group {
+                let position = state.groupPosition(pid)
+                if position == state.groups.count || state.groups[position] != pid { state.groups.insert(pid, at: position) }
             }
             // Spawned between an interrupt and the scheduler noticing it: it must not run on.
             if state.ending { _ = kill(group ? -pid : pid, SIGKILL) }
