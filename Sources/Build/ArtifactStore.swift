@@ -20,6 +20,8 @@ package final class ArtifactStore: Sendable {
     private let counter = Atomic<Int>(0)
     let stored = Atomic<Int>(0)
     private let writer: EntryWriter
+    /// The cache folder was made by this run: its size is what this run stored.
+    private let createdCache: Bool
     /// Tools' identities, read once (`identity(of:)`).
     private let identities = Mutex<[String: String]>([:])
 
@@ -34,11 +36,12 @@ package final class ArtifactStore: Sendable {
         self.launcher = launcher
         writer = EntryWriter(inline: writesAtOnce)
         let folder = try options.enabled ? options.root(environment: environment).flatMap(CacheFolder.open) : nil
-        if let folder {
+        if let folder, !folder.created {
             CacheMaintenance(folder).removeAbandonedStaging()
             AtomicFile.removeAbandoned(in: folder.root)
         }
         root = folder?.root
+        createdCache = folder?.created ?? false
         scratchFolder = try TemporaryDirectory(prefix: "build", environment: environment, claimed: true)
     }
 
@@ -52,7 +55,7 @@ package final class ArtifactStore: Sendable {
         scratchFolder.remove()
         let bytes = stored.load(ordering: .relaxed) + writer.written.load(ordering: .relaxed)
         if bytes > 0, let root {
-            CacheMaintenance(root: root).account(stored: bytes, limit: options.maxBytes)
+            CacheMaintenance(root: root).account(stored: bytes, limit: options.maxBytes, fromEmpty: createdCache)
         }
     }
 
@@ -76,7 +79,7 @@ package final class ArtifactStore: Sendable {
         _ program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)?, notes: [String]
     ) throws -> Artifact {
         let index = counter.add(1, ordering: .relaxed).newValue
-        let plan = try BuildPlan(program: program, toolchain: toolchain, directory: scratch, prefix: "\(index)-")
+        var plan = try BuildPlan(program: program, toolchain: toolchain, directory: scratch, prefix: "\(index)-")
         let builder = Builder(launcher: launcher, trace: trace)
         let notes = notes + program.assembly.compactMap(\.formatRemark).map { "asmrun: " + $0 }
         // The objects exist only once a compile step was taken (a hit on the executable takes none).
@@ -102,23 +105,68 @@ package final class ArtifactStore: Sendable {
         var warnings = ""
         objectsMade = true
         let lookedUp = keys
-        for (position, step) in plan.compiles.enumerated() {
-            let (key, printed) = try obtainObject(
-                step, key: keys[position], program: program, builder: builder, storing: plan.compiles.count > 1)
-            keys[position] = key
-            warnings += printed
+        // With its key known, the executable is linked straight into the cache's staging folder
+        // and sealed there as its entry (`CacheEntry.seal`): no copy, no private file to remove.
+        let linked = Linked(scratch: plan.executable, staging: root.flatMap { root in executableKey.map { stagingPath($0, root: root) } })
+        if let staging = linked.staging { plan.executable = staging }
+        do {
+            for (position, step) in plan.compiles.enumerated() {
+                let (key, printed) = try obtainObject(
+                    step, key: keys[position], program: program, builder: builder, storing: plan.compiles.count > 1)
+                keys[position] = key
+                warnings += printed
+            }
+            warnings += try link(plan, program: program, toolchain: toolchain, builder: builder)
+        } catch {
+            if let staging = linked.staging { unlink(staging) }
+            throw error
         }
-        warnings += try link(plan, program: program, toolchain: toolchain, builder: builder)
-        let executable = (try? Files.read(plan.executable)) ?? []
         // The key looked up stands unless a compile made its key only now (a C file's headers).
         let objectKeys = keys.compactMap { $0 }
-        if let root, !executable.isEmpty, objectKeys.count == keys.count {
-            let key = (keys == lookedUp ? executableKey : nil) ?? linkKey(objectKeys, plan, toolchain)
-            store(executable, warnings: warnings, key: key, root: root, executable: true)
+        let key = objectKeys.count == keys.count ? (keys == lookedUp ? executableKey : nil) ?? linkKey(objectKeys, plan, toolchain) : nil
+        let (path, bytes) = try keep(linked, key: key, warnings: warnings, program: program)
+        var artifact = Artifact(
+            executable: path, format: plan.format, warnings: warnings, notes: notes, dynamic: ElfSymbols.hasInterpreter(bytes),
+            headers: headers(of: plan, program: program))
+        if path != linked.scratch { artifact.length = bytes.count }
+        return artifact
+    }
+
+    /// Where the linker wrote: the private path, or the staging file an entry is sealed from.
+    private struct Linked {
+        let scratch: String
+        let staging: String?
+    }
+
+    /// Stores what was linked under `key` and returns the path a case runs and its bytes: the
+    /// sealed entry, or the private copy (the staging file's bytes written there when it could
+    /// not be sealed).
+    private func keep(_ linked: Linked, key: String?, warnings: String, program: Program) throws -> (String, [UInt8]) {
+        let bytes = (try? Files.read(linked.staging ?? linked.scratch)) ?? []
+        guard let root, let key, !bytes.isEmpty else {
+            if let staging = linked.staging { unlink(staging) }
+            guard linked.staging == nil || !bytes.isEmpty && ExecutableFile.write(bytes, to: linked.scratch) else {
+                throw FileError(
+                    path: program.path, problem: "was linked, but its executable could not be read back",
+                    fix: "check the space and permissions of \(root ?? scratch)")
+            }
+            return (linked.scratch, bytes)
         }
-        return Artifact(
-            executable: plan.executable, format: plan.format, warnings: warnings, notes: notes,
-            dynamic: ElfSymbols.hasInterpreter(executable), headers: headers(of: plan, program: program))
+        guard let staging = linked.staging else {
+            store(bytes, warnings: warnings, key: key, root: root, executable: true)
+            return (linked.scratch, bytes)
+        }
+        let entry = CacheEntry(path: root + "/objects/" + key)
+        if entry.seal(staging, payload: bytes, warnings: warnings) {
+            stored.add(CacheEntry.size(bytes, warnings: warnings), ordering: .relaxed)
+            return (entry.path, bytes)
+        }
+        guard ExecutableFile.write(bytes, to: linked.scratch) else {
+            throw FileError(
+                path: program.path, problem: "was linked, but its executable could not be kept",
+                fix: "check the space and permissions of \(scratch)")
+        }
+        return (linked.scratch, bytes)
     }
 
     /// The executable's entry, run where it is (`length`: its bytes before the trailer), or
@@ -139,12 +187,18 @@ package final class ArtifactStore: Sendable {
     /// ETXTBSY, which a case retries once (`CaseRunner`).
     func store(_ payload: [UInt8], warnings: String, key: String, root: String, executable: Bool = false, later: Bool = true) {
         let entry = CacheEntry(path: root + "/objects/" + key)
-        let staging = root + "/tmp/" + key + ".\(getpid()).\(counter.add(1, ordering: .relaxed).newValue)"
+        let staging = stagingPath(key, root: root)
         if later {
             writer.write(entry, payload, warnings: warnings, staging: staging, executable: executable)
         } else if entry.install(payload, warnings: warnings, staging: staging, executable: executable) {
             stored.add(CacheEntry.size(payload, warnings: warnings), ordering: .relaxed)
         }
+    }
+
+    /// Where an entry is written before it is renamed into place: the cache's `tmp` folder, named
+    /// by its key, this process and a counter (`CacheFolder.isStagingName`).
+    private func stagingPath(_ key: String, root: String) -> String {
+        root + "/tmp/" + key + ".\(getpid()).\(counter.add(1, ordering: .relaxed).newValue)"
     }
 
     /// A tool's path, size and modification time: a changed or upgraded tool changes the key.

@@ -1,4 +1,5 @@
 import Glibc
+import Sandbox
 import Support
 
 /// One cache entry: a single file holding an object or executable and the warnings its build
@@ -44,16 +45,35 @@ struct CacheEntry {
     /// An executable's entry is made runnable: the kernel loads an ELF file by its headers, so
     /// the trailer after it does no harm, and a hit runs the entry itself instead of a copy.
     func install(_ payload: [UInt8], warnings: String, staging: String, executable: Bool) -> Bool {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let content = payload + Array(warnings.utf8)
-        let sum = content.withUnsafeBytes { Checksum.hex($0) }
-        let trailer = Array((Self.hex(payload.count) + Self.hex(Int(now.tv_sec) * 1_000_000_000 + now.tv_nsec) + sum).utf8)
+        let (tail, now) = Self.tail(payload, warnings: warnings)
         let fd = open(staging, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0o755 : 0o644)
         guard fd >= 0 else { return false }
         var times = [now, now]
-        let written = writeAll(content + trailer + Self.magic, to: fd) && futimens(fd, &times) == 0
+        let written = writeAll(payload + tail, to: fd) && futimens(fd, &times) == 0
         close(fd)
+        return place(staging, written: written)
+    }
+
+    /// Makes the executable the linker wrote to `staging` (`payload`, its bytes) this entry: the
+    /// warnings and trailer appended, stamped and renamed into place, its bytes not copied.
+    /// Appended apart from spawns (`ExecutableFile`), so that no child holds it open for writing
+    /// when a case runs it.
+    func seal(_ staging: String, payload: [UInt8], warnings: String) -> Bool {
+        let (tail, now) = Self.tail(payload, warnings: warnings)
+        return place(staging, written: ExecutableFile.append(tail, to: staging, modified: now))
+    }
+
+    /// What follows the payload (the warnings, then the trailer), and the stamp in it.
+    private static func tail(_ payload: [UInt8], warnings: String) -> (bytes: [UInt8], stamp: timespec) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let text = Array(warnings.utf8)
+        let sum = (payload + text).withUnsafeBytes { Checksum.hex($0) }
+        let trailer = hex(payload.count) + hex(Int(now.tv_sec) * 1_000_000_000 + now.tv_nsec) + sum
+        return (text + Array(trailer.utf8) + magic, now)
+    }
+
+    private func place(_ staging: String, written: Bool) -> Bool {
         guard written, rename(staging, path) == 0 else {
             unlink(staging)
             return false

@@ -8,6 +8,8 @@ import Support
 /// and a user's `notes.txt` in the cache is neither counted nor removed.
 package struct CacheFolder: Sendable {
     package let root: String
+    /// Made by this open, from an empty folder: nothing is in it yet (no ledger to read).
+    package var created = false
 
     static let tagName = "CACHEDIR.TAG"
     private static let signature = "Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -52,7 +54,9 @@ package struct CacheFolder: Sendable {
         if ours, names.allSatisfy({ ownNames.contains($0) || isTemporary($0) }), ownEntriesOnly(root) {
             guard adopting else { return CacheFolder(root: root) }
             try AtomicFile.write(Array(tag.utf8), to: root + "/" + tagName, durable: false)
-            return try prepared(root)
+            var folder = try prepared(root)
+            folder.created = names.isEmpty
+            return folder
         }
         throw FileError(
             path: root, problem: "is not an asmrun cache (it holds other files and no asmrun CACHEDIR.TAG), so asmrun leaves it alone",

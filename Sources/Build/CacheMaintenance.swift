@@ -44,9 +44,12 @@ package struct CacheMaintenance: Sendable {
     /// stating 20,000 entries took 60 ms, for every run that stored anything). Runs storing at
     /// once may lose each other's additions, so the ledger can fall behind; a missing or
     /// unreadable one means a full count.
-    package func account(stored bytes: Int, limit: Int) {
+    package func account(stored bytes: Int, limit: Int, fromEmpty: Bool = false) {
         let ledger = root + "/" + Self.ledgerName
-        let recorded = (try? Files.read(ledger)).flatMap { Int(String(decoding: $0, as: UTF8.self).trimmingWhitespace()) }
+        // A cache this run made has no ledger yet: it holds what this run stored (and what runs
+        // beside it stored, which wrote the ledger first), so there is nothing to count.
+        let recorded =
+            (try? Files.read(ledger)).flatMap { Int(String(decoding: $0, as: UTF8.self).trimmingWhitespace()) } ?? (fromEmpty ? 0 : nil)
         if let recorded, recorded >= 0, recorded <= limit - bytes {
             try? AtomicFile.write(Array("\(recorded + bytes)\n".utf8), to: ledger, durable: false)
             return

@@ -2,10 +2,12 @@ import Dispatch
 import Support
 import Synchronization
 
-/// Writes cache entries on a thread of its own, so the worker that built a program goes on to
-/// run it (from the executable the linker wrote) while the entry is hashed and written: a new
-/// inode in the cache's file system was a tenth of a cold program's time in asmrun. `drain`
-/// waits for everything queued; where no thread can be started, entries are written at once.
+/// Writes cache entries that are copies (the objects of a program of several sources, an
+/// executable whose key a compile made only then) on a thread of its own, so the worker that
+/// built a program goes on to run it while the entry is hashed and written. An executable whose
+/// key was known before its build needs none: it is linked into the cache and sealed there
+/// (`CacheEntry.seal`). `finish` waits for everything queued; where no thread can be started,
+/// entries are written at once.
 final class EntryWriter: Sendable {
     private struct Job {
         var entry: CacheEntry

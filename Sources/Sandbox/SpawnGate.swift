@@ -40,6 +40,18 @@ package enum ExecutableFile {
         SpawnGate.exclusive { FileCopy.write(bytes, to: path, mode: 0o755) }
     }
 
+    /// Appends `bytes` to the executable at `path` and sets its access and modification times to
+    /// `modified`, without fsync (a cache entry's trailer after the linker's output).
+    package static func append(_ bytes: [UInt8], to path: String, modified: timespec) -> Bool {
+        SpawnGate.exclusive {
+            let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+            guard fd >= 0 else { return false }
+            var times = [modified, modified]
+            let written = writeAll(bytes, to: fd) && futimens(fd, &times) == 0
+            return close(fd) == 0 && written
+        }
+    }
+
     /// Copies `source` (its first `length` bytes, when given: a cache entry) to `path`
     /// atomically, keeping it executable (`-o`, copies for runners).
     package static func copy(_ source: String, to path: String, length: Int? = nil) throws {

@@ -6,6 +6,7 @@ from rounds import BenchError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUILD_FOLDER = re.compile(r"^(.*/asmrun-build-[^/]+)/")
+CACHE_FILE = re.compile(r"^/.*/(?:tmp/([0-9a-f]{64})\.[0-9]+\.[0-9]+|objects/([0-9a-f]{64}))$")
 
 
 def compile_floor(directory):
@@ -20,12 +21,18 @@ def compile_floor(directory):
 
 def traced_commands(output):
     """The argument vectors asmrun printed with `+ ` under -v, and the build folder they write in
-    (one per asmrun run, which the floor replaces by its own)."""
+    (one per asmrun run, which the floor replaces by its own). asmrun links an executable straight
+    into its cache (`tmp/KEY.PID.N`, then run as `objects/KEY`); for the floor both are the file
+    KEY of the build folder, which it links and then runs."""
     commands = [shlex.split(line[2:]) for line in output.splitlines() if line.startswith("+ ")]
     folders = {match.group(1) for argv in commands for arg in argv if (match := BUILD_FOLDER.match(arg))}
     if len(folders) != 1:
         raise BenchError(f"expected asmrun's commands to write into one asmrun-build folder, found {folders}")
-    return commands, folders.pop()
+    folder = folders.pop()
+    def own(arg):
+        match = CACHE_FILE.match(arg)
+        return f"{folder}/{match.group(1) or match.group(2)}" if match else arg
+    return [[own(arg) for arg in argv] for argv in commands], folder
 
 
 def relocate(argv, folder, scratch):

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+@testable import Build
+@testable import Sandbox
+@testable import Source
+@testable import Support
+
+/// A cold build links straight into the cache's staging folder and seals the linker's file as
+/// the entry: the case runs the entry, and nothing is left to copy or remove.
+@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+struct ArtifactStoreTests {
+    private let launcher = PosixLauncher(path: Fixture.environment["PATH"])
+
+    private func build(_ directory: String, store: ArtifactStore) throws -> Artifact {
+        try Fixture.write(Fixture.hello, to: directory + "/hello.asm")
+        let toolchain = Toolchain(host: Host(environment: [:]), locator: Fixture.locator)
+        return try store.build(try Program.load(file: directory + "/hello.asm"), toolchain: toolchain)
+    }
+
+    private func says(_ artifact: Artifact) throws -> String {
+        let command = Fixture.nativeHost ? Command(artifact.executable) : Command("qemu-x86_64", [artifact.executable])
+        return String(decoding: try launcher.run(command, options: LaunchOptions()).stdout, as: UTF8.self)
+    }
+
+    @Test func aColdBuildRunsTheSealedEntryItself() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        let root = directory + "/cache"
+        let store = try ArtifactStore(options: CacheOptions(directory: root), environment: [:], launcher: launcher)
+        let artifact = try build(directory, store: store)
+        #expect(artifact.inCache && artifact.executable.hasPrefix(root + "/objects/"), "\(artifact.executable)")
+        #expect(try says(artifact) == "hello\n")
+        let entry = try #require(CacheEntry(path: artifact.executable).read(), "an intact entry, trailer and all")
+        #expect(entry.runnable && entry.payload.count == artifact.length)
+        #expect(try Files.list(root + "/tmp").isEmpty, "the staging file became the entry")
+        #expect(try Files.list(store.scratch).filter { !$0.hasPrefix(".") }.isEmpty, "no private copy, no object left")
+        store.close()
+        let ledger = String(decoding: try Files.read(root + "/size"), as: UTF8.self)
+        #expect(ledger == "\(CacheEntry.size(entry.payload, warnings: entry.warnings))\n", "the new cache holds this entry")
+
+        let again = try ArtifactStore(options: CacheOptions(directory: root), environment: [:], launcher: launcher)
+        defer { again.close() }
+        #expect(try build(directory, store: again).executable == artifact.executable, "the next run hits the same entry")
+    }
+
+    /// When the entry cannot be sealed (its folder went away), the linked bytes become a private
+    /// copy that runs as well, and the staging file is removed.
+    @Test func anEntryThatCannotBeSealedLeavesAPrivateCopy() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        let root = directory + "/cache"
+        let store = try ArtifactStore(options: CacheOptions(directory: root), environment: [:], launcher: launcher)
+        defer { store.close() }
+        #expect(rmdir(root + "/objects") == 0)
+        let artifact = try build(directory, store: store)
+        #expect(!artifact.inCache && artifact.executable.hasPrefix(store.scratch + "/"), "\(artifact.executable)")
+        #expect(try says(artifact) == "hello\n")
+        #expect(try Files.list(root + "/tmp").isEmpty)
+        artifact.release()
+        #expect(!Files.exists(artifact.executable))
+    }
+
+    /// A cache this run made is not listed to count it: it holds what this run stored.
+    @Test func aNewCachesLedgerIsWhatTheRunStored() throws {
+        let root = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(root) }
+        try Fixture.write(String(repeating: "x", count: 1000), to: root + "/objects/" + String(repeating: "a", count: 64))
+        CacheMaintenance(root: root).account(stored: 10, limit: 10_000, fromEmpty: true)
+        #expect(String(decoding: try Files.read(root + "/size"), as: UTF8.self) == "10\n")
+        CacheMaintenance(root: root).account(stored: 5, limit: 10_000, fromEmpty: true)
+        #expect(String(decoding: try Files.read(root + "/size"), as: UTF8.self) == "15\n", "a ledger written meanwhile is read")
+    }
+}
