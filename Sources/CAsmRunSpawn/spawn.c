@@ -355,6 +355,25 @@ int asmrun_memfd(const char *name) {
     return (int)syscall(SYS_memfd_create, name, MFD_CLOEXEC);
 }
 
+int asmrun_input_file(const void *bytes, size_t count) {
+    int fd = (int)syscall(SYS_memfd_create, "asmrun-stdin", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0) return -1;
+    for (size_t done = 0; done < count;) {
+        ssize_t written = write(fd, (const char *)bytes + done, count - done);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) goto fail;
+        done += (size_t)written;
+    }
+    if (fcntl(fd, F_ADD_SEALS, F_SEAL_SEAL | F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK) != 0) goto fail;
+    if (lseek(fd, 0, SEEK_SET) != 0) goto fail;
+    return fd;
+fail:;
+    int saved = errno ? errno : EIO;
+    close(fd);
+    errno = saved;
+    return -1;
+}
+
 int asmrun_pidfd_open(pid_t pid) {
     return (int)syscall(SYS_pidfd_open, pid, 0);
 }

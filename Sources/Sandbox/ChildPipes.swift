@@ -2,12 +2,11 @@ import CAsmRunSpawn
 import Glibc
 
 /// The descriptors between asmrun and one child: the child's ends (dup'ed onto 0, 1, 2 and then
-/// closed here) and asmrun's ends (read or written by the supervisor). All are close-on-exec.
+/// closed here) and asmrun's ends (read by the supervisor). All are close-on-exec.
 struct ChildPipes {
     var childStdin: Int32 = -1
     var childStdout: Int32 = -1
     var childStderr: Int32 = -1
-    var stdinWriter: Int32 = -1
     var stdoutReader: Int32 = -1
     var stderrReader: Int32 = -1
     /// A case init's reports (`asmrun_case_report`), with namespaces of the case's own.
@@ -15,7 +14,6 @@ struct ChildPipes {
     var statusWriter: Int32 = -1
     /// With `outputToFile`: the file both streams are written to (the child's stdout and stderr).
     var outputFile: Int32 = -1
-    var input: [UInt8] = []
 
     init(options: LaunchOptions) throws {
         do {
@@ -24,9 +22,9 @@ struct ChildPipes {
             case .empty: childStdin = try Self.openNull()
             case .bytes(let bytes) where bytes.isEmpty: childStdin = try Self.openNull()
             case .bytes(let bytes):
-                (childStdin, stdinWriter) = try Self.makePipe()
-                input = bytes
-                _ = fcntl(stdinWriter, F_SETFL, fcntl(stdinWriter, F_GETFL) | O_NONBLOCK)
+                // A file, as with `< NAME.in`: no pipe to feed, so no wakeups while the child reads.
+                childStdin = bytes.withUnsafeBytes { asmrun_input_file($0.baseAddress, $0.count) }
+                guard childStdin >= 0 else { throw LaunchError.spawnFailed("memfd", errno: errno) }
             }
             if options.outputToFile {
                 outputFile = asmrun_memfd("asmrun-output")
@@ -55,7 +53,6 @@ struct ChildPipes {
 
     mutating func closeAll() {
         closeChildEnds()
-        Self.close(&stdinWriter)
         Self.close(&stdoutReader)
         Self.close(&stderrReader)
         Self.close(&statusReader)

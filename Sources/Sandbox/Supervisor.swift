@@ -2,7 +2,7 @@ import CAsmRunSpawn
 import Glibc
 import Support
 
-/// Watches one child with a single `poll` loop: feeds stdin, drains stdout and stderr to EOF,
+/// Watches one child with a single `poll` loop: drains stdout and stderr to EOF,
 /// enforces the deadline (SIGTERM, grace, SIGKILL to the group) and reaps it through a pidfd.
 struct Supervisor {
     private enum Phase { case running, terminating, killed }
@@ -12,7 +12,6 @@ struct Supervisor {
     var pipes: ChildPipes
     private let start: Double
     private var pidfd: Int32
-    private var inputOffset = 0
     /// Standard output and standard error, in that order (mutated in place, never copied).
     private var captures = [Capture(), Capture()]
     private var termination: Termination?
@@ -52,7 +51,6 @@ struct Supervisor {
         while true {
             if termination == nil && polled { reapIfExited() }
             if termination != nil {
-                ChildPipes.close(&pipes.stdinWriter)
                 if pipes.stdoutReader < 0 && pipes.stderrReader < 0 { break }
                 if drainDeadline == nil { drainDeadline = monotonicSeconds() + Self.drainGrace }
             }
@@ -62,7 +60,6 @@ struct Supervisor {
             var fds: [pollfd] = []
             if pipes.stdoutReader >= 0 { fds.append(pollfd(fd: pipes.stdoutReader, events: Int16(POLLIN), revents: 0)) }
             if pipes.stderrReader >= 0 { fds.append(pollfd(fd: pipes.stderrReader, events: Int16(POLLIN), revents: 0)) }
-            if pipes.stdinWriter >= 0 { fds.append(pollfd(fd: pipes.stdinWriter, events: Int16(POLLOUT), revents: 0)) }
             if termination == nil && pidfd >= 0 { fds.append(pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)) }
             if termination == nil && options.warden != nil && pipes.statusReader >= 0 {
                 fds.append(pollfd(fd: pipes.statusReader, events: Int16(POLLIN), revents: 0))
@@ -75,8 +72,6 @@ struct Supervisor {
                     pipes.stdoutReader = read(pipes.stdoutReader, stream: 0, buffer: buffer)
                 } else if entry.fd == pipes.stderrReader {
                     pipes.stderrReader = read(pipes.stderrReader, stream: 1, buffer: buffer)
-                } else if entry.fd == pipes.stdinWriter {
-                    writeInput()
                 }
             }
         }
@@ -233,23 +228,6 @@ struct Supervisor {
             captures[stream].forward(Array(chunk), to: target)
         }
         return fd
-    }
-
-    private mutating func writeInput() {
-        let remaining = pipes.input.count - inputOffset
-        guard remaining > 0 else {
-            ChildPipes.close(&pipes.stdinWriter)
-            return
-        }
-        let written = pipes.input.withUnsafeBytes {
-            write(pipes.stdinWriter, $0.baseAddress! + inputOffset, min(remaining, 65536))
-        }
-        if written > 0 {
-            inputOffset += written
-            if inputOffset == pipes.input.count { ChildPipes.close(&pipes.stdinWriter) }
-        } else if written < 0 && errno != EAGAIN && errno != EINTR {
-            ChildPipes.close(&pipes.stdinWriter)
-        }
     }
 
     private mutating func flushForwarded() {

@@ -62,6 +62,14 @@ import Testing
         #expect(result.stdout == input)
     }
 
+    /// Input comes as a file (as with `< NAME.in`), one that cannot be changed: nothing feeds a
+    /// pipe while the child runs.
+    @Test func stdinIsAFileTheChildCannotWrite() throws {
+        let result = try sh("test -f /dev/stdin && ! (printf x >&0) 2>/dev/null && cat") { $0.stdin = .bytes(Array("in\n".utf8)) }
+        #expect(result.termination == .exited(0))
+        #expect(result.stdout == Array("in\n".utf8))
+    }
+
     @Test func timeoutEndsTheWholeProcessGroup() throws {
         let start = monotonicSeconds()
         let result = try sh("echo $$; sleep 30 & sleep 30; wait") { $0.timeout = 0.3 }

@@ -116,6 +116,10 @@ void asmrun_release_init_stack(void *stack);
 /// memfd_create(name, MFD_CLOEXEC); -1 with errno set.
 int asmrun_memfd(const char *name);
 
+/// A child's stdin: a memory file holding `count` bytes, sealed against any change, read from its
+/// start (as a file given with `<` is); -1 with errno set.
+int asmrun_input_file(const void *bytes, size_t count);
+
 /// The limits of asmrun_limits' five resources in force in this process, read once (asmrun never
 /// changes its own), for `known_limits`; NULL when one could not be read.
 const struct rlimit *asmrun_process_limits(void);
