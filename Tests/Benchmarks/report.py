@@ -316,7 +316,9 @@ def notes(results):
             "warm floor runs the prebuilt executables only. Neither discovers or parses anything, keeps a cache, "
             "makes case folders or contains the programs: the distance to the floor is all of asmrun's own work.",
             "- The xargs row runs the same nasm and ld commands through `sh -c`, one shell per program.",
-            "- Peak RSS is asmrun's own VmHWM, sampled from /proc while it runs (children not included).",
+            "- Peak RSS is asmrun's own VmHWM (children not included), sampled from /proc every 2 ms in one more run of "
+            "the row after its timed rounds: sampled during its timed runs, a cold -j2 run took 1–4 % longer than "
+            "unsampled (interleaved rounds), on the row the floor target is read from.",
             "- Without root, asmrun runs under `setpriv` as `nobody`, on its own copy of the corpus, cache and "
             "binary owned by that user; the sleeping processes belong to root (a scan of /proc would see them all).",
             "- The stale timings are lines `0.0100\\tNOW\\t/nonexistent/stale/pNNNNNN.asm` in the `timings` file "

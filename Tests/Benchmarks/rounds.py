@@ -86,8 +86,10 @@ class Row:
     def peak_rss(self):
         return max(self.peaks) if self.peaks else None
 
-    def run(self, index, record=True):
-        """One run, checked; recorded unless RECORD is false (a warm-up that fills a cache)."""
+    def run(self, index, record=True, sample=False):
+        """One run, checked; recorded unless RECORD is false (a warm-up that fills a cache). With
+        SAMPLE, only asmrun's peak RSS is recorded: sampling /proc every 2 ms took CPU from the
+        run it watched (a cold -j2 run on two cores took 1–4 % longer), so it is a run of its own."""
         if self.timed_out:
             return
         command = self.command(index) if callable(self.command) else self.command
@@ -98,7 +100,7 @@ class Row:
         os.sync()
         try:
             load = load_average()
-            elapsed, cpu, status, output, peak = self.timed(command)
+            elapsed, cpu, status, output, peak = self.timed(command, sample)
             if elapsed is None:
                 self.timed_out = True
                 if record:
@@ -110,18 +112,18 @@ class Row:
                                  f"in {self.cwd}:\n{output[-3000:]}")
             if self.check:
                 self.check(output)
-            if record:
+            if sample and peak:
+                self.peaks.append(peak)
+            elif record and not sample:
                 self.times.append(elapsed)
                 self.cpu.append(cpu)
                 self.loads.append(load)
                 self.printed.append(len(output))
-                if peak:
-                    self.peaks.append(peak)
         finally:
             if self.finish:
                 self.finish(index)
 
-    def timed(self, command):
+    def timed(self, command, sample=False):
         """(wall seconds, CPU seconds, exit status, output, peak RSS KiB); seconds is None after a
         timeout. The CPU time (user + system) covers the command and every descendant it reaped."""
         stdin = open(self.stdin, "rb") if self.stdin else subprocess.DEVNULL
@@ -130,7 +132,7 @@ class Row:
             start = time.perf_counter()
             process = subprocess.Popen(command, cwd=self.cwd, env=self.env, stdin=stdin, stdout=subprocess.PIPE,
                                        stderr=subprocess.STDOUT)
-            sampler = PeakRSS(process.pid) if self.rss else None
+            sampler = PeakRSS(process.pid) if sample else None
             try:
                 output, _ = process.communicate(timeout=self.timeout)
             except subprocess.TimeoutExpired:
@@ -167,6 +169,9 @@ def interleave(title, rows, rounds):
             row.run(index)
         print(f"bench: {title}: round {index + 1}/{rounds} in {time.perf_counter() - started:.1f} s, "
               f"load {load_average():.2f}", file=sys.stderr, flush=True)
+    for row in rows:
+        if row.rss:
+            row.run(rounds, sample=True)
     return rows
 
 
