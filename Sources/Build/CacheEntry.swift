@@ -92,10 +92,7 @@ struct CacheEntry {
         _ = utimensat(AT_FDCWD, path, &times, 0)
     }
 
-    private static func hex(_ value: Int) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
-    }
+    private static func hex(_ value: Int) -> String { Checksum.hex(UInt64(max(0, value))) }
 
     private static func hex(_ bytes: ArraySlice<UInt8>) -> Int? { Int(String(decoding: bytes, as: UTF8.self), radix: 16) }
 }

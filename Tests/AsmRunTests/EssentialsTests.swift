@@ -75,6 +75,14 @@ import Testing
         #expect(Set(zeros).count == zeros.count, "runs of zeros differ by their length")
     }
 
+    /// The trailer's numbers: 16 lowercase hex digits, zero-padded, as `String(_:radix:)` gives.
+    @Test func sixteenHexDigitsPadded() {
+        for value: UInt64 in [0, 1, 0xf, 0x10, 0x24c8, 0x18ed_3cba_367b_9b8b, UInt64.max] {
+            let digits = String(value, radix: 16)
+            #expect(Checksum.hex(value) == String(repeating: "0", count: 16 - digits.count) + digits)
+        }
+    }
+
     @Test func processorsMatchFoundation() {
         #expect(Processors.available == ProcessInfo.processInfo.activeProcessorCount)
         #expect(Processors.processors(quota: 150_000, period: 100_000) == 2, "a quota of 1.5 processors allows 2 jobs")
