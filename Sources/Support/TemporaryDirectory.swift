@@ -47,6 +47,8 @@ package struct TemporaryDirectory: Sendable {
     /// Removes the directory and everything below it, making unreadable folders writable first;
     /// a claimed one is unlocked only once it is gone.
     package func remove() {
+        // The owner file first: a folder left empty then goes with one rmdir, without a listing.
+        if owner >= 0 { unlink(path + "/" + Self.ownerName) }
         Files.removeTree(path)
         if owner >= 0 { close(owner) }
     }
