@@ -22,6 +22,8 @@ package final class ArtifactStore: Sendable {
     private let writer: EntryWriter
     /// The cache folder was made by this run: its size is what this run stored.
     private let createdCache: Bool
+    /// Executables can be linked into the cache's staging folder (`attempt`).
+    private let stagingWritable: Bool
     /// Tools' identities, read once (`identity(of:)`).
     private let identities = Mutex<[String: String]>([:])
 
@@ -42,6 +44,8 @@ package final class ArtifactStore: Sendable {
         }
         root = folder?.root
         createdCache = folder?.created ?? false
+        // Checked once: a cache made by another user (`sudo asmrun` once) may be read, not written.
+        stagingWritable = folder.map { access($0.root + "/tmp", W_OK) == 0 } ?? false
         scratchFolder = try TemporaryDirectory(prefix: "build", environment: environment, claimed: true)
     }
 
@@ -107,7 +111,8 @@ package final class ArtifactStore: Sendable {
         let lookedUp = keys
         // With its key known, the executable is linked straight into the cache's staging folder
         // and sealed there as its entry (`CacheEntry.seal`): no copy, no private file to remove.
-        let linked = Linked(scratch: plan.executable, staging: root.flatMap { root in executableKey.map { stagingPath($0, root: root) } })
+        var linked = Linked(
+            scratch: plan.executable, staging: stagingWritable ? executableKey.map { stagingPath($0, root: root!) } : nil)
         if let staging = linked.staging { plan.executable = staging }
         do {
             for (position, step) in plan.compiles.enumerated() {
@@ -117,6 +122,13 @@ package final class ArtifactStore: Sendable {
                 warnings += printed
             }
             warnings += try link(plan, program: program, toolchain: toolchain, builder: builder)
+        } catch let failure as BuildFailure where linked.staging.map(failure.couldNotWrite) == true {
+            // The cache's folder would not take the file (full, or not writable after all): the
+            // executable is linked privately, as without a cache, and not stored.
+            unlink(linked.staging!)
+            (plan.executable, linked) = (linked.scratch, Linked(scratch: linked.scratch, staging: nil))
+            warnings += try link(plan, program: program, toolchain: toolchain, builder: builder)
+            return try finish(plan, program, linked: linked, key: nil, warnings: warnings, notes: notes)
         } catch {
             if let staging = linked.staging { unlink(staging) }
             throw error
@@ -124,6 +136,13 @@ package final class ArtifactStore: Sendable {
         // The key looked up stands unless a compile made its key only now (a C file's headers).
         let objectKeys = keys.compactMap { $0 }
         let key = objectKeys.count == keys.count ? (keys == lookedUp ? executableKey : nil) ?? linkKey(objectKeys, plan, toolchain) : nil
+        return try finish(plan, program, linked: linked, key: key, warnings: warnings, notes: notes)
+    }
+
+    /// The artifact of what was linked, kept under `key` (`keep`).
+    private func finish(
+        _ plan: BuildPlan, _ program: Program, linked: Linked, key: String?, warnings: String, notes: [String]
+    ) throws -> Artifact {
         let (path, bytes) = try keep(linked, key: key, warnings: warnings, program: program)
         var artifact = Artifact(
             executable: path, format: plan.format, warnings: warnings, notes: notes, dynamic: ElfSymbols.hasInterpreter(bytes),

@@ -61,6 +61,21 @@ struct ArtifactStoreTests {
         #expect(!Files.exists(artifact.executable))
     }
 
+    /// A cache whose staging folder takes no file (gone here; full, or another user's) costs the
+    /// caching, not the build: the linker writes the private copy instead.
+    @Test func aCacheThatTakesNoFileStillBuilds() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        let root = directory + "/cache"
+        let store = try ArtifactStore(options: CacheOptions(directory: root), environment: [:], launcher: launcher)
+        defer { store.close() }
+        #expect(rmdir(root + "/tmp") == 0)
+        let artifact = try build(directory, store: store)
+        #expect(!artifact.inCache && artifact.executable.hasPrefix(store.scratch + "/"), "\(artifact.executable)")
+        #expect(try says(artifact) == "hello\n")
+        #expect(try Files.list(root + "/objects").isEmpty, "nothing stored")
+    }
+
     /// A cache this run made is not listed to count it: it holds what this run stored.
     @Test func aNewCachesLedgerIsWhatTheRunStored() throws {
         let root = try Fixture.temporaryDirectory()
