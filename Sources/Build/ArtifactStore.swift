@@ -111,8 +111,8 @@ package final class ArtifactStore: Sendable {
         let lookedUp = keys
         // With its key known, the executable is linked straight into the cache's staging folder
         // and sealed there as its entry (`CacheEntry.seal`): no copy, no private file to remove.
-        var linked = Linked(
-            scratch: plan.executable, staging: stagingWritable ? executableKey.map { stagingPath($0, root: root!) } : nil)
+        let staging = stagingWritable ? root.flatMap { root in executableKey.map { stagingPath($0, root: root) } } : nil
+        var linked = Linked(scratch: plan.executable, staging: staging)
         if let staging = linked.staging { plan.executable = staging }
         do {
             for (position, step) in plan.compiles.enumerated() {
@@ -122,10 +122,10 @@ package final class ArtifactStore: Sendable {
                 warnings += printed
             }
             warnings += try link(plan, program: program, toolchain: toolchain, builder: builder)
-        } catch let failure as BuildFailure where linked.staging.map(failure.couldNotWrite) == true {
+        } catch let failure as BuildFailure where staging.map(failure.couldNotWrite) == true {
             // The cache's folder would not take the file (full, or not writable after all): the
             // executable is linked privately, as without a cache, and not stored.
-            unlink(linked.staging!)
+            if let staging { unlink(staging) }
             (plan.executable, linked) = (linked.scratch, Linked(scratch: linked.scratch, staging: nil))
             warnings += try link(plan, program: program, toolchain: toolchain, builder: builder)
             return try finish(plan, program, linked: linked, key: nil, warnings: warnings, notes: notes)
