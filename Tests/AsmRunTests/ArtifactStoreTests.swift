@@ -44,36 +44,35 @@ struct ArtifactStoreTests {
         #expect(try build(directory, store: again).executable == artifact.executable, "the next run hits the same entry")
     }
 
+    /// A build in a new cache whose `folder` (objects or tmp) went away after it was opened: the
+    /// program still builds, runs from a private copy, and `remaining` (the other folder) is empty.
+    private func buildWithout(_ folder: String, remaining: String, then: (Artifact) -> Void = { _ in }) throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        let root = directory + "/cache"
+        let store = try ArtifactStore(options: CacheOptions(directory: root), environment: [:], launcher: launcher)
+        defer { store.close() }
+        #expect(rmdir(root + "/" + folder) == 0)
+        let artifact = try build(directory, store: store)
+        #expect(!artifact.inCache && artifact.executable.hasPrefix(store.scratch + "/"), "\(artifact.executable)")
+        #expect(try says(artifact) == "hello\n")
+        #expect(try Files.list(root + "/" + remaining).isEmpty)
+        then(artifact)
+    }
+
     /// When the entry cannot be sealed (its folder went away), the linked bytes become a private
     /// copy that runs as well, and the staging file is removed.
     @Test func anEntryThatCannotBeSealedLeavesAPrivateCopy() throws {
-        let directory = try Fixture.temporaryDirectory()
-        defer { Files.removeTree(directory) }
-        let root = directory + "/cache"
-        let store = try ArtifactStore(options: CacheOptions(directory: root), environment: [:], launcher: launcher)
-        defer { store.close() }
-        #expect(rmdir(root + "/objects") == 0)
-        let artifact = try build(directory, store: store)
-        #expect(!artifact.inCache && artifact.executable.hasPrefix(store.scratch + "/"), "\(artifact.executable)")
-        #expect(try says(artifact) == "hello\n")
-        #expect(try Files.list(root + "/tmp").isEmpty)
-        artifact.release()
-        #expect(!Files.exists(artifact.executable))
+        try buildWithout("objects", remaining: "tmp") { artifact in
+            artifact.release()
+            #expect(!Files.exists(artifact.executable))
+        }
     }
 
     /// A cache whose staging folder takes no file (gone here; full, or another user's) costs the
-    /// caching, not the build: the linker writes the private copy instead.
+    /// caching, not the build: the linker writes the private copy instead, and nothing is stored.
     @Test func aCacheThatTakesNoFileStillBuilds() throws {
-        let directory = try Fixture.temporaryDirectory()
-        defer { Files.removeTree(directory) }
-        let root = directory + "/cache"
-        let store = try ArtifactStore(options: CacheOptions(directory: root), environment: [:], launcher: launcher)
-        defer { store.close() }
-        #expect(rmdir(root + "/tmp") == 0)
-        let artifact = try build(directory, store: store)
-        #expect(!artifact.inCache && artifact.executable.hasPrefix(store.scratch + "/"), "\(artifact.executable)")
-        #expect(try says(artifact) == "hello\n")
-        #expect(try Files.list(root + "/objects").isEmpty, "nothing stored")
+        try buildWithout("tmp", remaining: "objects")
     }
 
     /// A cache this run made is not listed to count it: it holds what this run stored.
