@@ -122,7 +122,7 @@ package final class ArtifactStore: Sendable {
                 warnings += printed
             }
             warnings += try link(plan, program: program, toolchain: toolchain, builder: builder)
-        } catch let failure as BuildFailure where staging.map(failure.couldNotWrite) == true {
+        } catch let failure as BuildFailure where staging.map({ refused(failure, staging: $0) }) == true {
             // The cache's folder would not take the file (full, or not writable after all): the
             // executable is linked privately, as without a cache, and not stored.
             if let staging { unlink(staging) }
@@ -137,6 +137,14 @@ package final class ArtifactStore: Sendable {
         let objectKeys = keys.compactMap { $0 }
         let key = objectKeys.count == keys.count ? (keys == lookedUp ? executableKey : nil) ?? linkKey(objectKeys, plan, toolchain) : nil
         return try finish(plan, program, linked: linked, key: key, warnings: warnings, notes: notes)
+    }
+
+    /// A link into `staging` that failed for the cache's folder, not for the program: the linker
+    /// named the file (it could not create it), or the folder's file system is nearly full (its
+    /// message is in the user's language, so no words of it are looked for).
+    private func refused(_ failure: BuildFailure, staging: String) -> Bool {
+        failure.stage == .link
+            && (failure.output.contains(staging) || (Files.freeBytes(PathName.directory(of: staging)) ?? 0) < 16 << 20)
     }
 
     /// The artifact of what was linked, kept under `key` (`keep`).

@@ -20,12 +20,6 @@ package struct BuildFailure: AsmRunError, Equatable {
         self.hint = hint
     }
 
-    /// A link that failed because the linker could not write `output` (it names the file, or the
-    /// file system was full), not because of the program.
-    func couldNotWrite(_ output: String) -> Bool {
-        stage == .link && (self.output.contains(output) || self.output.contains("No space left on device"))
-    }
-
     package var category: ErrorCategory { .build }
     package var location: FileLocation? { FileLocation(source) }
     package var problem: String { "\(stage.rawValue) failed" }

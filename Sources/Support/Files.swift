@@ -173,6 +173,12 @@ package enum Files {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// The bytes an unprivileged process may still write on the file system holding `path`.
+    package static func freeBytes(_ path: String) -> UInt64? {
+        var info = statvfs()
+        return statvfs(path, &info) == 0 ? UInt64(info.f_bavail) * UInt64(info.f_frsize) : nil
+    }
+
     /// The process's working directory.
     package static var currentDirectory: String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

@@ -13,12 +13,7 @@ package enum ScratchLocation {
     /// The base folder for an environment.
     package static func base(environment: [String: String]) -> String {
         if let tmpdir = environment["TMPDIR"], !tmpdir.isEmpty { return tmpdir }
-        var info = statvfs()
-        if statvfs("/dev/shm", &info) == 0, access("/dev/shm", W_OK) == 0,
-            UInt64(info.f_bavail) * UInt64(info.f_frsize) >= minimumFreeBytes
-        {
-            return "/dev/shm"
-        }
+        if access("/dev/shm", W_OK) == 0, let free = Files.freeBytes("/dev/shm"), free >= minimumFreeBytes { return "/dev/shm" }
         return "/tmp"
     }
 }
