@@ -118,7 +118,9 @@ def suite_tables(result, cores, targets):
     loop = number["1"]
     lines = [f"## A suite of {n} programs", "",
              f"{n} small programs (each prints a line and exits with a code; every fourth echoes its stdin first), "
-             f"{result['rounds']} rounds. *CPU s* is the user and system time of the command and all its "
+             f"{result['rounds']} rounds; the floors and asmrun without qemu (rows {', '.join(sorted(result['close']))}), "
+             f"whose targets are a few per cent, {result['close_rounds']} rounds of their own, without the peers' and "
+             "qemu's long runs between a row and the row it is compared with. *CPU s* is the user and system time of the command and all its "
              "descendants (median), *CPUs busy* that divided by the median wall time.", "",
              "| # | command | median s | min–max s | spread | × shell loop | ms / program | CPU s | CPUs busy | "
              "asmrun peak RSS | load |",
@@ -148,10 +150,12 @@ def suite_tables(result, cores, targets):
               "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for ours, theirs, target, text in comparisons:
         a, b = number[ours], number[theirs]
-        ratios = paired_ratios(a, b)
         goal = f"≤ {target:.2f}×" if target else ""
+        # Rows measured in different rounds (one of them among the close rows) have no pairs.
+        ratios = paired_ratios(a, b) if (ours in result["close"]) == (theirs in result["close"]) else []
+        per_round = f"{statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f})" if ratios else "—"
         lines.append(f"| {text} | {ours} / {theirs} | {a.median:.3f} | {b.median:.3f} | {a.median / b.median:.2f}× | "
-                     f"{statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f}) | "
+                     f"{per_round} | "
                      f"{(a.median - b.median) * 1000 / n:+.2f} | "
                      f"{a.cpu_median / b.cpu_median:.2f}× | {goal} |")
     lines += ["", f"The xargs row runs `xargs -P{cores} -n4 sh -c SCRIPT sh` over lines of `NAME CODE OBJECT "
