@@ -118,10 +118,11 @@ def suite_tables(result, cores, targets):
     loop = number["1"]
     lines = [f"## A suite of {n} programs", "",
              f"{n} small programs (each prints a line and exits with a code; every fourth echoes its stdin first), "
-             f"{result['rounds']} rounds; the floors and asmrun without qemu (rows {', '.join(sorted(result['close']))}), "
-             f"whose targets are a few per cent, {result['close_rounds']} rounds of their own, without the peers' and "
-             "qemu's long runs between a row and the row it is compared with. *CPU s* is the user and system time of the command and all its "
-             "descendants (median), *CPUs busy* that divided by the median wall time.", "",
+             f"{result['rounds']} rounds; the floors and asmrun without qemu (rows "
+             f"{', '.join(sorted(result['close']))}), whose targets are a few per cent, {result['close_rounds']} rounds "
+             "of their own, without the peers' and qemu's long runs between a row and the row it is compared with. "
+             "*CPU s* is the user and system time of the command and all its descendants (median), *CPUs busy* that "
+             "divided by the median wall time.", "",
              "| # | command | median s | min–max s | spread | × shell loop | ms / program | CPU s | CPUs busy | "
              "asmrun peak RSS | load |",
              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
