@@ -164,7 +164,7 @@ def suite(bench):
     # The targets against the floor (or against cold) are a few per cent, less than this machine's
     # speed drifts within a round of the whole table: those rows get rounds of their own, three
     # times as many, without the peers' and qemu's long runs between a row and its comparison.
-    number = {row.label.split(".", 1)[0]: row for row in rows}
+    number = report.by_number(rows)
     close = [number[key] for key in CLOSE_ROWS]
     interleave("suite", [row for row in rows if row not in close], args.rounds)
     interleave("suite against the floor", close, args.close_rounds)
