@@ -1,4 +1,3 @@
-import Dispatch
 import Support
 import Synchronization
 
@@ -26,8 +25,8 @@ final class EntryWriter: Sendable {
     }
 
     private let state: Mutex<State>
-    private let available = DispatchSemaphore(value: 0)
-    private let idle = DispatchSemaphore(value: 0)
+    private let available = Semaphore()
+    private let idle = Semaphore()
     /// The bytes of the entries written (the cache's size ledger gets them at the end).
     let written = Atomic<Int>(0)
 

@@ -1,5 +1,4 @@
 import Build
-import Dispatch
 import Sandbox
 import Source
 import Support

@@ -1,4 +1,3 @@
-import Dispatch
 import Sandbox
 import Support
 
@@ -16,7 +15,7 @@ package enum Gdbstub {
         var emulator = qemu
         emulator.arguments = ["-g", socket] + emulator.arguments
         let ended = socket + ".ended"
-        let finished = DispatchSemaphore(value: 0)
+        let finished = Semaphore()
         let started = DetachedThread.start { [emulator] in
             _ = try? launcher.run(emulator, options: options)
             try? AtomicFile.write([], to: ended)

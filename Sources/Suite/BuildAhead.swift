@@ -1,5 +1,4 @@
 import Build
-import Dispatch
 import Source
 import Support
 import Synchronization
@@ -14,7 +13,7 @@ package final class BuildAhead: Sendable {
     package typealias Built = (result: Result<Artifact, any Error>, seconds: Double)
 
     private final class Entry: Sendable {
-        let done = DispatchSemaphore(value: 0)
+        let done = Semaphore()
         let outcome = Mutex<Built?>(nil)
         let taken = Atomic<Bool>(false)
     }
@@ -26,8 +25,8 @@ package final class BuildAhead: Sendable {
     }
 
     private let state = Mutex(State())
-    private let available = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    private let available = Semaphore()
+    private let finished = Semaphore()
     /// Worker threads started (the system may refuse some).
     private let workers = Atomic<Int>(0)
     private let store: ArtifactStore

@@ -1,4 +1,3 @@
-import Dispatch
 import Sandbox
 import Support
 import Synchronization
@@ -22,8 +21,8 @@ final class WorkPool: Sendable {
     }
 
     private let state = Mutex(State())
-    private let available = DispatchSemaphore(value: 0)
-    private let done = DispatchSemaphore(value: 0)
+    private let available = Semaphore()
+    private let done = Semaphore()
     private let workers: Int
 
     init(workers: Int) { self.workers = max(1, workers) }

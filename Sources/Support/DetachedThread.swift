@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import Synchronization
 
@@ -36,7 +35,7 @@ package enum DetachedThread {
 /// while the suite loads); made on the caller's thread when no thread can be started.
 package final class Pending<Value: Sendable>: Sendable {
     private let made = Mutex<Value?>(nil)
-    private let ready = DispatchSemaphore(value: 0)
+    private let ready = Semaphore()
 
     package init(_ make: @escaping @Sendable () -> Value) {
         if !DetachedThread.start({ [self] in finish(make) }) { finish(make) }
@@ -64,7 +63,7 @@ extension Array where Element: Sendable {
         guard helpers > 0 else { return map(transform) }
         let results = Results<T>(count: count)
         let next = Atomic<Int>(0)
-        let finished = DispatchSemaphore(value: 0)
+        let finished = Semaphore()
         let items = self
         let work: @Sendable () -> Void = {
             while true {
