@@ -78,7 +78,9 @@ build:
 	if objdump -p $(BIN) | grep -Eq '(RPATH|RUNPATH) '; then \
 		echo "make build: $(BIN) has a runpath; the loader would search the binary's folder" >&2; exit 1; fi; \
 	if [ -n "$$flags" ] && objdump -p $(BIN) | grep -Eq 'NEEDED +(libstdc\+\+|libgcc_s)'; then \
-		echo "make build: $(BIN) still loads the shared C++ runtime; the static link did not take" >&2; exit 1; fi
+		echo "make build: $(BIN) still loads the shared C++ runtime; the static link did not take" >&2; exit 1; fi; \
+	if nm $(BIN) | grep -q ' libdispatch_init$$'; then \
+		echo "make build: $(BIN) links libdispatch, whose initializer runs at every start; use Support's Semaphore" >&2; exit 1; fi
 
 run: deps build
 	$(BIN) asm/hello.asm

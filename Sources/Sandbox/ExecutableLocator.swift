@@ -14,17 +14,18 @@ package struct ExecutableLocator: Sendable {
     package init(path: String?) {
         // Cut by hand: the generic `split` cost a single run 6 % of its instructions, most of it
         // the run time making its types' metadata at their first use.
+        // A folder named twice is searched once: the second time finds nothing the first did not.
         var directories: [String] = []
         var directory: [UInt8] = []
-        for byte in (path ?? "/usr/local/bin:/usr/bin:/bin").utf8 {
-            if byte == UInt8(ascii: ":") {
-                if !directory.isEmpty { directories.append(String(decoding: directory, as: UTF8.self)) }
-                directory.removeAll(keepingCapacity: true)
-            } else {
-                directory.append(byte)
-            }
+        func add() {
+            let name = String(decoding: directory, as: UTF8.self)
+            if !name.isEmpty, !directories.contains(name) { directories.append(name) }
+            directory.removeAll(keepingCapacity: true)
         }
-        if !directory.isEmpty { directories.append(String(decoding: directory, as: UTF8.self)) }
+        for byte in (path ?? "/usr/local/bin:/usr/bin:/bin").utf8 {
+            if byte == UInt8(ascii: ":") { add() } else { directory.append(byte) }
+        }
+        add()
         searchPath = directories
     }
 

@@ -77,7 +77,13 @@ package enum AtomicFile {
     private static func createLockedSibling(of path: String, in directory: String, name: String) throws -> (Int32, String) {
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         for _ in 0..<100 {
-            let suffix = String((0..<6).map { _ in letters.randomElement()! })
+            // Six letters from one random number: one getrandom(2) per name, not one per letter.
+            var bits = UInt64.random(in: .min ... .max)
+            let suffix = String(
+                (0..<6).map { _ in
+                    defer { bits /= UInt64(letters.count) }
+                    return letters[Int(bits % UInt64(letters.count))]
+                })
             let candidate = "\(directory)/.\(name).asmrun-\(suffix)"
             let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             if fd < 0 {

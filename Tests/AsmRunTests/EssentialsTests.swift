@@ -23,10 +23,17 @@ import Testing
         #expect(PathName.pathExtension(of: path) == ns.pathExtension, "the extension of \(path)")
     }
 
-    /// The search path is cut at every colon, empty entries left out, as `split` does.
-    @Test(arguments: ["/usr/bin:/bin", "", ":", "::/a::b:", "/only", "a:b:c", "/x/y:"])
+    /// The search path is cut at every colon, empty entries left out, as `split` does, and a
+    /// folder named again is left out too (the first place keeps it).
+    @Test(arguments: ["/usr/bin:/bin", "", ":", "::/a::b:", "/only", "a:b:c", "/x/y:", "/a:/b:/a:/c:/b"])
     func searchPathSplitsLikeTheStandardLibrary(path: String) {
-        #expect(ExecutableLocator(path: path).searchPath == path.split(separator: ":").map(String.init))
+        var expected: [String] = []
+        for name in path.split(separator: ":").map(String.init) where !expected.contains(name) { expected.append(name) }
+        #expect(ExecutableLocator(path: path).searchPath == expected)
+    }
+
+    @Test func searchPathNamesEachFolderOnce() {
+        #expect(ExecutableLocator(path: "/a:/b:/a:/c::/b").searchPath == ["/a", "/b", "/c"])
     }
 
     /// The registry's sorted groups answer like a set, whatever order the pids come in; a child is
