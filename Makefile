@@ -13,10 +13,6 @@ RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
 # may have installed gcc). Without that archive (no libstdc++-dev) the build keeps the shared ones.
 STATIC_LINK_DIR := $(CURDIR)/.build/static-link
 STATIC_CXX_FLAGS := -Xlinker -L$(STATIC_LINK_DIR) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
-# The release binary is linked by the toolchain's lld where it has one (swift.org's do), else by
-# SwiftPM's default, gold: the same sections, but a single cold `asmrun asm/hello.asm` took 0.3 ms
-# less (250 interleaved rounds; the loader's relocation of the binary is most of it).
-LLD_FLAGS := -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
 ARCH := $(shell uname -m)
 VERSION := $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/CLI/AsmRun.swift)
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo $(ARCH))
@@ -73,7 +69,6 @@ build:
 	@archive=$$($(CC) -print-file-name=libstdc++.a 2>/dev/null); flags=""; \
 	case "$$archive" in /*) mkdir -p "$(STATIC_LINK_DIR)" && echo "INPUT($$archive)" > "$(STATIC_LINK_DIR)/libstdc++.so" \
 		&& flags="$(STATIC_CXX_FLAGS)";; esac; \
-		[ -x "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/ld.lld" ] && flags="$$flags $(LLD_FLAGS)"; \
 	echo "$(SWIFT) build $(RELEASE_FLAGS) $$flags"; $(SWIFT) build $(RELEASE_FLAGS) $$flags || exit 1; \
 	if objdump -p $(BIN) | grep -Eq '(RPATH|RUNPATH) '; then \
 		echo "make build: $(BIN) has a runpath; the loader would search the binary's folder" >&2; exit 1; fi; \
