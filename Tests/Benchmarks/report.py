@@ -307,6 +307,11 @@ def notes(results):
             "made the cache look slow before.",
             "- Before every timed run the bench calls sync(2), untimed, so that no command's fsync (asmrun "
             "writes its timings file with one) pays for the dirty pages an earlier command left.",
+            "- The bench runs a copy of the asmrun binary made when it starts. On this machine a binary whose "
+            "file has been in the page cache for a while starts slower than a fresh copy of the same bytes "
+            "(a cold `asmrun asm/hello.asm` 0.35 ms slower over 200 interleaved rounds, `asmrun --version` "
+            "with 12 to 16 more minor page faults): two binaries of different ages, or one built long before "
+            "the bench, would measure the file's age.",
             "- Cold means a cache folder that was never used before; all of them are removed at the end of the "
             "bench. They are made beside the floor's objects and executables (below), so that both write their "
             "files to the same file system; row 7e has its caches where asmrun's own is by default "
