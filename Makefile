@@ -6,13 +6,23 @@ BIN := .build/release/asmrun
 # libseccomp in the binary's own folder first (23 failed opens at every start, and a library
 # planted beside a copied binary would load); asmrun has no shared library of its own.
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
+# A position-dependent executable: as PIE its 21,000 relative relocations were applied at every
+# start, and the pages they wrote copied, 0.4 ms of a cold `asmrun hello.asm` (9.43 -> 9.05 ms,
+# two runs of 400 interleaved rounds; see BENCHMARKS.md). The C library, heap, stack and every
+# program asmrun runs (each exec'd on its own) keep their randomised addresses; asmrun's process
+# runs no code but its own. `make build PIE=1` builds a PIE.
+ifneq ($(PIE),1)
+RELEASE_FLAGS += -Xswiftc -Xclang-linker -Xswiftc -no-pie
+endif
 # Under its static stdlib Swift still links the C++ runtime as shared libraries (libstdc++,
 # libgcc_s): loading and relocating them was 0.35 ms of asmrun's 2.2 ms start (`perf stat -r 100
-# asmrun --version`). The release binary takes both as archives: a linker script named
-# libstdc++.so, searched first, names the archive gcc has (asked when building, after `make deps`
-# may have installed gcc). Without that archive (no libstdc++-dev) the build keeps the shared ones.
+# asmrun --version`); libseccomp, loaded the same way, another 0.05-0.08 ms (2,000 alternating
+# runs of `asmrun --version`). The release binary takes all three as archives: a linker script
+# named lib<name>.so, searched first, names the archive gcc has (asked when building, after `make
+# deps` may have installed gcc). Without an archive the build keeps that library shared.
 STATIC_LINK_DIR := $(CURDIR)/.build/static-link
-STATIC_CXX_FLAGS := -Xlinker -L$(STATIC_LINK_DIR) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
+STATIC_ARCHIVES := stdc++ seccomp
+STATIC_LINK_FLAGS := -Xlinker -L$(STATIC_LINK_DIR) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 ARCH := $(shell uname -m)
 VERSION := $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/CLI/AsmRun.swift)
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo $(ARCH))
@@ -66,14 +76,21 @@ deps:
 	fi
 
 build:
-	@archive=$$($(CC) -print-file-name=libstdc++.a 2>/dev/null); flags=""; \
-	case "$$archive" in /*) mkdir -p "$(STATIC_LINK_DIR)" && echo "INPUT($$archive)" > "$(STATIC_LINK_DIR)/libstdc++.so" \
-		&& flags="$(STATIC_CXX_FLAGS)";; esac; \
+	@flags=""; static=""; \
+	for name in $(STATIC_ARCHIVES); do \
+		archive=$$($(CC) -print-file-name=lib$$name.a 2>/dev/null); \
+		case "$$archive" in /*) mkdir -p "$(STATIC_LINK_DIR)" && echo "INPUT($$archive)" > "$(STATIC_LINK_DIR)/lib$$name.so" \
+			&& flags="$(STATIC_LINK_FLAGS)" && static="$$static $$name";; esac; \
+	done; \
 	echo "$(SWIFT) build $(RELEASE_FLAGS) $$flags"; $(SWIFT) build $(RELEASE_FLAGS) $$flags || exit 1; \
+	if [ "$(PIE)" != 1 ] && readelf -h $(BIN) | grep -q 'Type: *DYN'; then \
+		echo "make build: $(BIN) is position-independent; the -no-pie link did not take" >&2; exit 1; fi; \
 	if objdump -p $(BIN) | grep -Eq '(RPATH|RUNPATH) '; then \
 		echo "make build: $(BIN) has a runpath; the loader would search the binary's folder" >&2; exit 1; fi; \
-	if [ -n "$$flags" ] && objdump -p $(BIN) | grep -Eq 'NEEDED +(libstdc\+\+|libgcc_s)'; then \
-		echo "make build: $(BIN) still loads the shared C++ runtime; the static link did not take" >&2; exit 1; fi; \
+	for name in $$static $${flags:+gcc_s}; do \
+		if objdump -p $(BIN) | grep -q "NEEDED  *lib$$name\\.so"; then \
+			echo "make build: $(BIN) still loads lib$$name.so; the static link did not take (rm $(BIN) to relink)" >&2; exit 1; fi; \
+	done; \
 	if nm $(BIN) | grep -q ' libdispatch_init$$'; then \
 		echo "make build: $(BIN) links libdispatch, whose initializer runs at every start; use Support's Semaphore" >&2; exit 1; fi
 

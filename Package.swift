@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "Support", dependencies: ["CAsmRunHash"]),
         .target(name: "CAsmRunHash"),
         .target(name: "CAsmRunSpawn"),
-        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
+        .systemLibrary(name: "CSeccomp", providers: [.apt(["libseccomp-dev"])]),
         .testTarget(
             name: "AsmRunTests",
             dependencies: [

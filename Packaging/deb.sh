@@ -18,14 +18,16 @@ install -d "$root/usr/share/doc/asmrun"
 install -m 644 README.md "$root/usr/share/doc/asmrun/README.md"
 
 # The binary links glibc dynamically (the Swift runtime is static, and `make build` links the C++
-# runtime statically where gcc has its archives): the lowest glibc it needs is the highest
-# GLIBC_ symbol version it references; libstdc++ and libgcc only when it still needs them.
+# runtime and libseccomp statically where gcc has their archives): the lowest glibc it needs is
+# the highest GLIBC_ symbol version it references; libstdc++, libgcc and libseccomp only when it
+# still needs them.
 glibc=$(objdump -T "$binary" | sed -n 's/.*GLIBC_\([0-9][0-9.]*\).*/\1/p' | sort -uV | tail -n 1)
 needed=$(objdump -p "$binary" | sed -n 's/^ *NEEDED *//p')
 depends="libc6 (>= $glibc)"
 case "$needed" in *libgcc_s.so*) depends="$depends, libgcc-s1" ;; esac
 case "$needed" in *libstdc++.so*) depends="$depends, libstdc++6" ;; esac
-depends="$depends, libseccomp2, nasm, binutils, gcc, qemu-user | qemu-user-static"
+case "$needed" in *libseccomp.so*) depends="$depends, libseccomp2" ;; esac
+depends="$depends, nasm, binutils, gcc, qemu-user | qemu-user-static"
 # Crash reports and `asmrun debug` use gdb (gdb-multiarch off x86), --strace uses strace.
 recommends="strace"
 if [ "$DEB_ARCH" = amd64 ]; then
