@@ -405,6 +405,10 @@ int asmrun_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
 }
 
+int asmrun_pipe_nonblocking(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC | O_NONBLOCK);
+}
+
 int asmrun_set_subreaper(int enabled) {
     return prctl(PR_SET_CHILD_SUBREAPER, enabled ? 1 : 0, 0, 0, 0);
 }

@@ -46,8 +46,10 @@ package struct RunCommand: Sendable {
         let store = try ArtifactStore(
             options: options.cacheOptions, environment: context.environment, launcher: context.launcher, writesAtOnce: true)
         // Ctrl-C while nasm or the linker runs (in their own process group, out of the terminal's
-        // reach): end them, clean up, exit 130 like the program would have.
-        let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
+        // reach): end them, clean up, exit 130 like the program would have. The build waits for
+        // nothing but them, so whoever waits on them hands the interrupt over (no thread).
+        let interrupts = InterruptMonitor(children: context.launcher.children, delivery: .byWaiters) {
+            [ownsProcess = context.ownsProcess] count in
             if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
         }
         // Not a `Result`: its generic type's first use looked through every conformance in the

@@ -64,6 +64,9 @@ struct Supervisor {
             if termination == nil && options.warden != nil && pipes.statusReader >= 0 {
                 fds.append(pollfd(fd: pipes.statusReader, events: Int16(POLLIN), revents: 0))
             }
+            // Ctrl-C for a run with no thread of its own to read it (`InterruptMonitor.Delivery`).
+            let interrupts = termination == nil ? InterruptMonitor.waitDescriptor : -1
+            if interrupts >= 0 { fds.append(pollfd(fd: interrupts, events: Int16(POLLIN), revents: 0)) }
             let ready = poll(&fds, nfds_t(fds.count), pollTimeout(now: now))
             polled = true
             if ready < 0 && errno != EINTR { break }
@@ -72,6 +75,8 @@ struct Supervisor {
                     pipes.stdoutReader = read(pipes.stdoutReader, stream: 0, buffer: buffer)
                 } else if entry.fd == pipes.stderrReader {
                     pipes.stderrReader = read(pipes.stderrReader, stream: 1, buffer: buffer)
+                } else if entry.fd == interrupts {
+                    InterruptMonitor.deliverPending()
                 }
             }
         }

@@ -168,6 +168,8 @@ int asmrun_set_subreaper(int enabled);
 
 /// pipe2(fds, O_CLOEXEC); returns 0 or -1 with errno set.
 int asmrun_pipe_cloexec(int fds[2]);
+/// The same with both ends non-blocking.
+int asmrun_pipe_nonblocking(int fds[2]);
 
 /// Makes writes to a closed pipe return EPIPE in asmrun instead of killing it.
 void asmrun_ignore_sigpipe(void);
