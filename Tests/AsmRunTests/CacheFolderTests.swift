@@ -92,6 +92,36 @@ struct CacheFolderTests {
         #expect(run.status == .exited(0) && run.stdout == "Hello, World!\n", "\(run.stderr)")
     }
 
+    /// Runs that make the same new cache at once: one makes the folder and writes the tag in
+    /// place, the others may read it half-written, and every one of them still runs from it.
+    @Test func runsMakingOneNewCacheAtOnceAllUseIt() throws {
+        let base = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(base) }
+        for round in 0..<4 {
+            let cache = base + "/\(round)/cache"
+            // Started together, not one after another, so they meet in the folder.
+            let runs = try (0..<6).map { _ in
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: Fixture.binary)
+                process.arguments = [hello, "--cache-dir", cache]
+                process.environment = Fixture.environment
+                let output = Pipe()
+                process.standardOutput = output
+                process.standardError = output
+                try process.run()
+                return (process, output)
+            }
+            for (process, output) in runs {
+                let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0 && said == "Hello, World!\n", "\(said)")
+            }
+            let tag = try String(contentsOfFile: cache + "/CACHEDIR.TAG", encoding: .utf8)
+            #expect(tag.hasPrefix("Signature: 8a477f597d28d172789f06886806bc55\n") && tag.contains("asmrun"))
+            #expect(try Files.list(cache + "/objects").count == 1)
+        }
+    }
+
     /// The tag is written without fsync: a crash can leave it empty or cut short, and such a
     /// tag in a folder of asmrun's own names is asmrun's; another file of that name is not.
     @Test func aTagCutShortIsTakenBackAndAForeignOneRefused() throws {
