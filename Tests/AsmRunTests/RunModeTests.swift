@@ -203,6 +203,22 @@ struct RunModeTests {
         #expect(libc.stderr.contains("apt-get install gcc-x86-64-linux-gnu libc6-dev-amd64-cross"))
     }
 
+    /// asmrun started with signals ignored (`nohup`, a CI runner's shell) and catching its own:
+    /// what it runs starts with every signal at its default, whatever asmrun spawned before.
+    @Test func programsStartWithNoSignalIgnored() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        // A prefix runner stands for the program: it reports its own ignored signals.
+        try Fixture.write("#!/bin/sh\ngrep '^SigIgn:' /proc/self/status\n", to: directory + "/report")
+        chmod(directory + "/report", 0o755)
+        let ignoring = "trap '' HUP USR2 PIPE; exec \"$0\" \"$@\""
+        let arguments = ["-c", ignoring, Fixture.binary, corpus + "/hello.asm", "--no-cache", "--runner", directory + "/report"]
+        let result = try PosixLauncher(path: nil).run(
+            Command("/bin/sh", arguments, environment: Fixture.environment), options: LaunchOptions())
+        #expect(result.termination == .exited(0), "\(String(decoding: result.stderr, as: UTF8.self))")
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "SigIgn:\t0000000000000000\n")
+    }
+
     @Test func keepsTheExecutableWithDashO() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
