@@ -24,24 +24,19 @@ package struct CacheFolder: Sendable {
     /// an error when the folder holds something that is not asmrun's.
     package static func open(_ root: String) throws -> CacheFolder? {
         if try existing(root, adopting: true) == nil {
-            if let made = try made(root) { return made }
-            guard Files.makeDirectories(root) else { return nil }
+            if Files.makeDirectory(root) { return try made(root) }
+            // Made meanwhile by another process (or not at all).
+            guard Files.isDirectory(root) else { return nil }
             return try existing(root, adopting: true)
         }
         return CacheFolder(root: root)
     }
 
-    /// The cache folder made by this call: empty and asmrun's, so it is tagged and furnished
-    /// without looking at it again (a third of a first run's cache set-up). `nil` when the folder
-    /// could not be made or another process made it first. The tag is written in place: one that
-    /// another asmrun reads half-written is asmrun's cut short (see `existing`).
-    private static func made(_ root: String) throws -> CacheFolder? {
-        var made = mkdir(root, 0o755) == 0
-        if !made && errno == ENOENT {
-            let parent = PathName.directory(of: root)
-            made = !parent.isEmpty && parent != root && Files.makeDirectories(parent) && mkdir(root, 0o755) == 0
-        }
-        guard made else { return nil }
+    /// The cache in the folder `open` has just made: empty and asmrun's, so it is tagged and
+    /// furnished without looking at it again (a third of a first run's cache set-up). The tag is
+    /// written in place: one that another asmrun reads half-written is asmrun's cut short (see
+    /// `existing`).
+    private static func made(_ root: String) throws -> CacheFolder {
         let fd = Glibc.open(root + "/" + tagName, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if fd >= 0 {
             _ = writeAll(Array(tag.utf8), to: fd)

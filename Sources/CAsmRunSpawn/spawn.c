@@ -145,7 +145,7 @@ static long kernel_sigaction(int sig, const struct kernel_sigaction *action, str
    of asmrun's runs in a child that shares its memory, and the program ignores nothing): those
    caught or ignored when asmrun first spawns (the Swift runtime's crash handlers, what the
    invoking shell ignored) and the four asmrun changes later (SIGINT, SIGQUIT, SIGTERM, SIGPIPE;
-   a disposition asmrun changes after its first spawn belongs in this list). Setting all 64 took
+   a disposition asmrun changes after its first spawn belongs in this list). Setting all 62 took
    17.5 us per spawn; the few caught or ignored take 1. Found by the parent, never in a child. */
 static unsigned long long signals_to_reset;
 static volatile int signals_to_reset_found;

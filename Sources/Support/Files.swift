@@ -153,11 +153,15 @@ package enum Files {
     package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     /// Creates `path` and any missing parents; true when it is a directory afterwards.
-    package static func makeDirectories(_ path: String) -> Bool {
-        if mkdir(path, 0o755) == 0 || isDirectory(path) { return true }
+    package static func makeDirectories(_ path: String) -> Bool { makeDirectory(path) || isDirectory(path) }
+
+    /// Creates `path`, and any missing parents; true only when this call made `path` itself (not
+    /// when it was there already, or another process made it meanwhile).
+    package static func makeDirectory(_ path: String) -> Bool {
+        if mkdir(path, 0o755) == 0 { return true }
         let parent = PathName.directory(of: path)
         guard errno == ENOENT, !parent.isEmpty, parent != path, makeDirectories(parent) else { return false }
-        return mkdir(path, 0o755) == 0 || isDirectory(path)
+        return mkdir(path, 0o755) == 0
     }
 
     /// Whether `first` and `second` name the same file (following links; hard links included).

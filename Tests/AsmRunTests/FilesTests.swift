@@ -34,6 +34,17 @@ import Testing
         #expect(throws: Files.ReadFailure.missing) { try Files.list(base + "/nowhere") }
     }
 
+    /// What tells a cache folder this run made (and may tag without looking) from one it found.
+    @Test func makeDirectorySaysWhetherThisCallMadeIt() throws {
+        let base = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(base) }
+        #expect(Files.makeDirectory(base + "/a/b/c"), "made, with its parents")
+        #expect(!Files.makeDirectory(base + "/a/b/c"), "there already")
+        #expect(!Files.makeDirectory(base + "/a/b"), "a parent made on the way")
+        try Fixture.write("", to: base + "/a/file")
+        #expect(!Files.makeDirectory(base + "/a/file/sub"))
+    }
+
     @Test func readsProcFilesWhoseSizeIsZero() throws {
         let stat = try Files.read("/proc/self/stat")
         #expect(!stat.isEmpty)

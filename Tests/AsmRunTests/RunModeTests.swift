@@ -155,35 +155,6 @@ struct RunModeTests {
         #expect(monotonicSeconds() - start < 10)
     }
 
-    @Test func interruptDuringTheBuildCleansUpAndExits130() throws {
-        let directory = try Fixture.temporaryDirectory()
-        defer { Files.removeTree(directory) }
-        // A nasm that says it is running, then never finishes: the interrupt must end it.
-        let ready = try Readiness(in: directory)
-        try Fixture.write("#!/bin/sh\necho $$ > \(ready.path)\nexec sleep 60\n", to: directory + "/bin/nasm")
-        chmod(directory + "/bin/nasm", 0o755)
-        let sandbox = directory + "/tmp"
-        try FileManager.default.createDirectory(atPath: sandbox, withIntermediateDirectories: true)
-        var environment = Fixture.environment
-        environment["TMPDIR"] = sandbox
-        environment["PATH"] = directory + "/bin:" + (environment["PATH"] ?? "/usr/bin:/bin")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Fixture.binary)
-        process.arguments = [corpus + "/hello.asm", "--no-cache"]
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let nasm = try #require(ready.lines(1, within: 60).first.flatMap { pid_t($0) }, "nasm started")
-        let interrupted = monotonicSeconds()
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
-        #expect(monotonicSeconds() - interrupted < 30, "nasm was ended, not waited for")
-        #expect(Readiness.isGone(nasm))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox).isEmpty, "scratch removed")
-    }
-
     @Test func simulatedArmHostUsesQemuAndLld() throws {
         // Only nasm, ld.lld and qemu on PATH: the cross-linker fallback of a bare ARM host.
         let bin = try Fixture.temporaryDirectory()
@@ -201,22 +172,6 @@ struct RunModeTests {
         let libc = try Fixture.asmrun([corpus + "/printf.asm"], environment: ["ASMRUN_HOST_ARCH": "aarch64", "PATH": bin])
         #expect(libc.status == .exited(125))
         #expect(libc.stderr.contains("apt-get install gcc-x86-64-linux-gnu libc6-dev-amd64-cross"))
-    }
-
-    /// asmrun started with signals ignored (`nohup`, a CI runner's shell) and catching its own:
-    /// what it runs starts with every signal at its default, whatever asmrun spawned before.
-    @Test func programsStartWithNoSignalIgnored() throws {
-        let directory = try Fixture.temporaryDirectory()
-        defer { Files.removeTree(directory) }
-        // A prefix runner stands for the program: it reports its own ignored signals.
-        try Fixture.write("#!/bin/sh\ngrep '^SigIgn:' /proc/self/status\n", to: directory + "/report")
-        chmod(directory + "/report", 0o755)
-        let ignoring = "trap '' HUP USR2 PIPE; exec \"$0\" \"$@\""
-        let arguments = ["-c", ignoring, Fixture.binary, corpus + "/hello.asm", "--no-cache", "--runner", directory + "/report"]
-        let result = try PosixLauncher(path: nil).run(
-            Command("/bin/sh", arguments, environment: Fixture.environment), options: LaunchOptions())
-        #expect(result.termination == .exited(0), "\(String(decoding: result.stderr, as: UTF8.self))")
-        #expect(String(decoding: result.stdout, as: UTF8.self) == "SigIgn:\t0000000000000000\n")
     }
 
     @Test func keepsTheExecutableWithDashO() throws {
