@@ -76,6 +76,6 @@ package struct BuildPlan: Sendable, Equatable {
             object: object, dependencyFile: dependencies)
     }
 
-    /// A path as a tool's operand: `./-E.asm`, never an option.
-    package static func operand(_ path: String) -> String { path.hasPrefix("-") ? "./" + path : path }
+    /// A path as a tool's operand: `./-E.asm` and `./@args.c`, never an option or a response file.
+    package static func operand(_ path: String) -> String { path.hasPrefix("-") || path.hasPrefix("@") ? "./" + path : path }
 }

@@ -50,9 +50,12 @@ package enum LinkDecision {
         let bits = plan.format == .elf32 && toolchain.host.runsX86_64 ? ["-m32"] : []
         let pie = plan.linkFlags.contains("-pie") ? [] : ["-no-pie"]
         let start = driver == .cDriverOwnStart ? ["-nostartfiles"] : []
+        // The linker's `-Bstatic` and its kin, which the driver would take for `-B PREFIX`: the
+        // folder it runs its assembler and linker from.
+        let flags = plan.linkFlags.map { DirectiveFlags.linkerKeywords.contains($0) ? "-Wl," + $0 : $0 }
         return Command(
             try toolchain.compilerDriver(for: plan.format),
-            bits + pie + start + ["-Wl,-z,noexecstack", "-o", plan.executable] + inputs + plan.linkFlags)
+            bits + pie + start + ["-Wl,-z,noexecstack", "-o", plan.executable] + inputs + flags)
     }
 }
 

@@ -40,10 +40,10 @@ extension ProgramSettings {
             sources += try shellWords(of: arguments, location)
         case "link-flags":
             guard !arguments.isEmpty else { throw invalid(location, "`link-flags` needs flags such as -lm") }
-            linkFlags += try shellWords(of: arguments, location)
+            linkFlags += try checked(shellWords(of: arguments, location), key, link: true, location)
         case "c-flags":
             guard !arguments.isEmpty else { throw invalid(location, "`c-flags` needs flags such as -O2") }
-            cFlags += try shellWords(of: arguments, location)
+            cFlags += try checked(shellWords(of: arguments, location), key, link: false, location)
         case "argv0": argv0 = try argument("the name the program sees as argv[0], such as ./leap.out")
         case "define": defines.append(try argument("NAME[=VALUE]"))
         case "include": includeDirectories.append(try argument("a directory"))
@@ -134,6 +134,18 @@ private enum LimitName: String {
         case .processes, .openFiles: ProgramSettings.parseSize(text, in: 1...(1 << 20))
         }
     }
+}
+
+/// `flags`, unless one of them is not for a source to pass (`DirectiveFlags`).
+private func checked(_ flags: [String], _ key: String, link: Bool, _ location: FileLocation) throws -> [String] {
+    for flag in flags {
+        guard let reason = DirectiveFlags.problem(flag, link: link) else { continue }
+        let fix = link ? "remove it from the source (`--link-flags` on your command line passes it)" : "remove it from the source"
+        throw FileError(
+            path: location.path, line: location.line, problem: "`\(key)` may not pass `\(flag)`: \(reason), outside the sandbox",
+            fix: fix)
+    }
+    return flags
 }
 
 private func invalid(_ location: FileLocation, _ problem: String) -> FileError {
