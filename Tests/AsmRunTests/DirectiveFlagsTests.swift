@@ -61,7 +61,10 @@ import Testing
         #expect(
             try LinkDecision.command(.cDriver, plan, objects: ["/o/a.o"], toolchain: tools).arguments.suffix(3)
                 == ["-Wl,-Bstatic", "-lm", "-Wl,-Bdynamic"])
-        #expect(try LinkDecision.command(.linker, plan, objects: ["/o/a.o"], toolchain: tools).arguments.suffix(3) == ["-Bstatic", "-lm", "-Bdynamic"])
+        #expect(
+            try LinkDecision.command(.linker, plan, objects: ["/o/a.o"], toolchain: tools).arguments.suffix(3) == [
+                "-Bstatic", "-lm", "-Bdynamic",
+            ])
     }
 
     @Test func aSourceNamedLikeAResponseFileIsASource() {
@@ -73,7 +76,8 @@ import Testing
 /// The same, with nasm, gcc and ld: a fake assembler on the compiler's path would leave a mark.
 @Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
 struct DirectiveFlagsBuildTests {
-    private static let start = "global _start\nextern helper\nsection .text\n_start:\n    call helper\n    mov rdi, rax\n    mov rax, 60\n    syscall\n"
+    private static let start =
+        "global _start\nextern helper\nsection .text\n_start:\n    call helper\n    mov rdi, rax\n    mov rax, 60\n    syscall\n"
 
     /// A folder with a fake `as` in `tools/` that writes `ran` in the folder, then assembles.
     private func folder() throws -> String {
@@ -100,7 +104,8 @@ struct DirectiveFlagsBuildTests {
     @Test func aSourceCannotChooseWhereTheLinkerWrites() throws {
         let directory = try folder()
         defer { Files.removeTree(directory) }
-        try Fixture.write("; asmrun: with helper.c\n; asmrun: link-flags -o \(directory)/elsewhere\n" + Self.start, to: directory + "/main.asm")
+        try Fixture.write(
+            "; asmrun: with helper.c\n; asmrun: link-flags -o \(directory)/elsewhere\n" + Self.start, to: directory + "/main.asm")
         let result = try Fixture.asmrun(["main.asm"], in: directory)
         #expect(result.status == .exited(125), "\(result.stderr)")
         #expect(result.stderr.hasPrefix("asmrun: main.asm:2: `link-flags` may not pass `-o`"))
