@@ -2,7 +2,7 @@
 hand-written sections after the marker, kept as they are."""
 import datetime, platform, statistics, subprocess
 
-from rounds import paired_ratios
+from rounds import paired_ratios, ratio_interval
 
 MARKER = "<!-- Everything below this line is written by hand; make bench keeps it as it is. -->"
 # Before the marker existed, the hand-written part started with this heading.
@@ -147,16 +147,17 @@ def suite_tables(result, cores, targets):
               "The floor runs exactly the commands asmrun runs (below) and nothing else; the last two rows compare "
               "asmrun with itself. *CPU ratio* compares the CPU time of the two rows: a wall-time ratio above it is parallelism "
               "lost, not work added.", "",
-              "| comparison | rows | median s | against s | ratio | per round | extra ms / program | CPU ratio | target |",
-              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+              "| comparison | rows | median s | against s | ratio | 90 % interval | per round | extra ms / program | CPU ratio | target |",
+              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for ours, theirs, target, text in comparisons:
         a, b = number[ours], number[theirs]
         goal = f"≤ {target:.2f}×" if target else ""
         # Rows measured in different rounds (one of them among the close rows) have no pairs.
         ratios = paired_ratios(a, b) if (ours in result["close"]) == (theirs in result["close"]) else []
         per_round = f"{statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f})" if ratios else "—"
+        interval = "{:.2f}–{:.2f}".format(*ratio_interval(a, b)) if ratios else "—"
         lines.append(f"| {text} | {ours} / {theirs} | {a.median:.3f} | {b.median:.3f} | {a.median / b.median:.2f}× | "
-                     f"{per_round} | "
+                     f"{interval} | {per_round} | "
                      f"{(a.median - b.median) * 1000 / n:+.2f} | "
                      f"{a.cpu_median / b.cpu_median:.2f}× | {goal} |")
     lines += ["", f"The xargs row runs `xargs -P{cores} -n4 sh -c SCRIPT sh` over lines of `NAME CODE OBJECT "
@@ -187,8 +188,11 @@ def suite_targets(result, number, cores, targets):
         cpu = number[ours].cpu_median / number[theirs].cpu_median
         # The median of the round-by-round ratios, for reading the verdict against the machine's drift.
         paired = statistics.median(paired_ratios(number[ours], number[theirs]))
-        figure = (f"{100 * (ratio - 1):+.1f} % (CPU {100 * (cpu - 1):+.1f} %, per round {100 * (paired - 1):+.1f} %)"
-                  if "overhead" in text else f"{ratio:.2f}× (CPU {cpu:.2f}×, per round {paired:.2f}×)")
+        low, high = ratio_interval(number[ours], number[theirs])
+        figure = (f"{100 * (ratio - 1):+.1f} % (90 % interval {100 * (low - 1):+.1f} to {100 * (high - 1):+.1f} %; "
+                  f"CPU {100 * (cpu - 1):+.1f} %, per round {100 * (paired - 1):+.1f} %)"
+                  if "overhead" in text else
+                  f"{ratio:.2f}× (90 % interval {low:.2f}–{high:.2f}; CPU {cpu:.2f}×, per round {paired:.2f}×)")
         targets.add(text, figure, ratio <= limit)
     stale, entries = number["7d"], result["stale_entries"]
     ratio = stale.median / cold.median

@@ -1,7 +1,7 @@
 """Timing commands in interleaved rounds: each round runs every command of a table once, in an
 order rotated by one per round, so a slow spell on a shared machine hits every command alike.
 A command whose result is wrong stops the bench; it is never recorded."""
-import os, resource, shlex, signal, statistics, subprocess, sys, threading, time
+import os, random, resource, shlex, signal, statistics, subprocess, sys, threading, time
 
 
 class BenchError(Exception):
@@ -178,6 +178,22 @@ def interleave(title, rows, rounds):
 def paired_ratios(numerator, denominator):
     """The ratio of the two rows' times round by round (both ran within seconds of each other)."""
     return [a / b for a, b in zip(numerator.times, denominator.times)]
+
+
+def ratio_interval(numerator, denominator, level=0.90, samples=2000):
+    """A bootstrap interval of the ratio of the two rows' medians: the rounds drawn again with
+    replacement, each draw taking both rows' times of a round (they ran side by side), the same
+    draws every run (a fixed seed). How far the ratio could be from the one this run read."""
+    draw = random.Random(0)
+    rounds = min(len(numerator.times), len(denominator.times))
+    ratios = []
+    for _ in range(samples):
+        picked = [draw.randrange(rounds) for _ in range(rounds)]
+        ratios.append(statistics.median(numerator.times[k] for k in picked)
+                      / statistics.median(denominator.times[k] for k in picked))
+    ratios.sort()
+    tail = (1 - level) / 2
+    return ratios[int(tail * samples)], ratios[int((1 - tail) * samples) - 1]
 
 
 def passes(count):
