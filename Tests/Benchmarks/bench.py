@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """asmrun's benchmark: one generated corpus checked by a shell loop, make -j, lit, turnt,
 xargs -P, a posix_spawn floor running asmrun's own commands, and asmrun (cold, warm, one source
-touched, qemu); start-up and a single program; large outputs; warm runs without root on a
-crowded host; scaling. Every table is measured in interleaved rounds (rounds.py).
+touched, qemu); start-up and a single program; large outputs; a 100 MB source; warm runs
+without root on a crowded host; scaling. Every table is measured in interleaved rounds (rounds.py).
 
 Usage: bench.py ASMRUN [--n 200] [--rounds 7] [--scale 2000] [--quick] [--only SECTION,...]
                        [--out BENCHMARKS.md]
-Sections: suite, startup, output, nonroot, scaling. Prints the report; writes it to --out,
+Sections: suite, startup, output, source, nonroot, scaling. Prints the report; writes it to --out,
 keeping the hand-written part at its end, unless --only chose some sections. Exits non-zero
 with a message when any command's result is wrong. Needs nasm, ld, cc, qemu-x86_64, lit and
 turnt; the non-root section runs asmrun as `nobody` when the bench runs as root.
@@ -368,7 +368,27 @@ def scaling(bench):
                                      for j, kind in enumerate(("cold", "warm"))}, "rounds": bench.args.scale_rounds}
 
 
-SECTIONS = ["suite", "startup", "output", "nonroot", "scaling"]
+def large_source(bench):
+    """A 100 MB source: asmrun's analysis of it (`asmrun test --list`: read, hashed and scanned
+    once through a small buffer) against nasm assembling it, with asmrun's peak RSS. Both in the
+    scratch folder's file system (tmpfs where there is one), so neither waits for a disk."""
+    directory = bench.scratch_folder("large-source")
+    corpus.generate_large_source(os.path.join(directory, "large.asm"))
+    output = os.path.join(bench.scratch_folder("large-source-object"), "large.o")
+
+    def lists_one(text):
+        if text.strip() != "large.asm:default [native]":
+            raise BenchError(f"expected asmrun test --list to list large.asm's one case; it printed:\n{text[:3000]}")
+
+    rows = [Row("asmrun test --list (the source analysed)", bench.test("--list", "--cache-dir", bench.cache("source")),
+                directory, check=lists_one, rss=True),
+            Row("nasm -f elf64 (the source assembled)", ["nasm", "-f", "elf64", "-o", output, "large.asm"], directory)]
+    interleave("large source", rows, bench.args.source_rounds)
+    return {"rows": rows, "bytes": os.path.getsize(os.path.join(directory, "large.asm")),
+            "rounds": bench.args.source_rounds}
+
+
+SECTIONS = ["suite", "startup", "output", "source", "nonroot", "scaling"]
 
 
 def parse_arguments():
@@ -390,6 +410,7 @@ def parse_arguments():
     args.startup_rounds = 7 * args.rounds
     args.close_rounds = 5 * args.rounds
     args.output_rounds = min(args.rounds, 5)
+    args.source_rounds = min(args.rounds, 3)
     args.output_timeout = 30
     args.scale_rounds = 3 if args.rounds >= 5 else 1
     args.sections = args.only.split(",") if args.only else SECTIONS
@@ -413,7 +434,8 @@ def main():
     try:
         bench = Bench(asmrun, root, scratch, caches, disk_caches, args)
         steps = {"suite": lambda: suite(bench), "startup": lambda: startup(bench),
-                 "output": lambda: large_output(bench), "nonroot": lambda: nonroot(bench, sleepers),
+                 "output": lambda: large_output(bench), "source": lambda: large_source(bench),
+                 "nonroot": lambda: nonroot(bench, sleepers),
                  "scaling": lambda: scaling(bench)}
         for section in SECTIONS:
             if section in args.sections:

@@ -197,3 +197,24 @@ def generate_large_output(directory, n, variant):
     """A folder with the lines program and the .expect for N lines and VARIANT."""
     write(f"{directory}/lines.asm", LINES_SOURCE)
     write(f"{directory}/lines.expect", lines_expect(n, variant))
+
+
+# The large source: lines of data, strings holding `;`, and comments, as generated tables are
+# written; it assembles (nasm's time is the row asmrun's analysis is compared with).
+LARGE_SOURCE_BYTES = 100_000_000
+
+
+def generate_large_source(path, size=LARGE_SOURCE_BYTES):
+    """A program of about SIZE bytes: the corpus's first program (it prints a line and exits 0),
+    then a table of data it never reads."""
+    head = "; A generated table, as big programs are: the data is never read.\n" + program_source(0, False)
+    head += "section .data\n"
+    with open(path, "w") as f:
+        f.write(head)
+        written, line = len(head), 0
+        while written < size:
+            chunk = "".join(f'        db "entry {k:08d}; not a comment", 0  ; row {k:08d}\n'
+                            for k in range(line, line + 10_000))
+            f.write(chunk)
+            written += len(chunk)
+            line += 10_000
