@@ -151,11 +151,11 @@ package final class ArtifactStore: Sendable {
     private func finish(
         _ plan: BuildPlan, _ program: Program, linked: Linked, key: String?, warnings: String, notes: [String]
     ) throws -> Artifact {
-        let (path, bytes) = try keep(linked, key: key, warnings: warnings, program: program)
+        let kept = try keep(linked, key: key, warnings: warnings, program: program)
         var artifact = Artifact(
-            executable: path, format: plan.format, warnings: warnings, notes: notes, dynamic: ElfSymbols.hasInterpreter(bytes),
-            headers: headers(of: plan, program: program))
-        if path != linked.scratch { artifact.length = bytes.count }
+            executable: kept.path, format: plan.format, warnings: warnings, notes: notes,
+            dynamic: ElfSymbols.hasInterpreter(kept.head), headers: headers(of: plan, program: program))
+        artifact.length = kept.length
         return artifact
     }
 
@@ -165,35 +165,38 @@ package final class ArtifactStore: Sendable {
         let staging: String?
     }
 
-    /// Stores what was linked under `key` and returns the path a case runs and its bytes: the
-    /// sealed entry, or the private copy (the staging file's bytes written there when it could
-    /// not be sealed).
-    private func keep(_ linked: Linked, key: String?, warnings: String, program: Program) throws -> (String, [UInt8]) {
-        let bytes = (try? Files.read(linked.staging ?? linked.scratch)) ?? []
-        guard let root, let key, !bytes.isEmpty else {
-            if let staging = linked.staging { unlink(staging) }
-            guard linked.staging == nil || !bytes.isEmpty && ExecutableFile.write(bytes, to: linked.scratch) else {
-                throw FileError(
-                    path: program.path, problem: "was linked, but its executable could not be read back",
-                    fix: "check the space and permissions of \(root ?? scratch)")
+    /// What a case runs: the sealed entry (`length`: its bytes before the trailer) or the
+    /// private copy; `head`, the executable's first bytes (all of a private copy's), for its ELF
+    /// headers.
+    private struct Kept {
+        let path: String
+        let head: [UInt8]
+        let length: Int?
+    }
+
+    /// The bytes of an executable's start read when it is sealed: its ELF header and program
+    /// headers (`ElfSymbols.hasInterpreter`), which linkers put right after it.
+    private static let headerBytes = 64 << 10
+
+    /// Stores what was linked under `key`: the staging file sealed as the entry, else the
+    /// private copy (the staging file's bytes written there when it could not be sealed).
+    private func keep(_ linked: Linked, key: String?, warnings: String, program: Program) throws -> Kept {
+        if let root, let key, let staging = linked.staging {
+            let entry = CacheEntry(path: root + "/objects/" + key)
+            if let sealed = entry.seal(staging, warnings: warnings, head: Self.headerBytes) {
+                stored.add(CacheEntry.size(length: sealed.length, warnings: warnings), ordering: .relaxed)
+                return Kept(path: entry.path, head: sealed.head, length: sealed.length)
             }
-            return (linked.scratch, bytes)
         }
-        guard let staging = linked.staging else {
-            store(bytes, warnings: warnings, key: key, root: root, executable: true)
-            return (linked.scratch, bytes)
-        }
-        let entry = CacheEntry(path: root + "/objects/" + key)
-        if entry.seal(staging, payload: bytes, warnings: warnings) {
-            stored.add(CacheEntry.size(bytes, warnings: warnings), ordering: .relaxed)
-            return (entry.path, bytes)
-        }
-        guard ExecutableFile.write(bytes, to: linked.scratch) else {
+        let bytes = (try? Files.read(linked.staging ?? linked.scratch)) ?? []
+        if let staging = linked.staging { unlink(staging) }
+        guard !bytes.isEmpty, linked.staging == nil || ExecutableFile.write(bytes, to: linked.scratch) else {
             throw FileError(
                 path: program.path, problem: "was linked, but its executable could not be kept",
-                fix: "check the space and permissions of \(scratch)")
+                fix: "check the space and permissions of \(root ?? scratch)")
         }
-        return (linked.scratch, bytes)
+        if let root, let key, linked.staging == nil { store(bytes, warnings: warnings, key: key, root: root, executable: true) }
+        return Kept(path: linked.scratch, head: bytes, length: nil)
     }
 
     /// The executable's entry, run where it is (`length`: its bytes before the trailer), or

@@ -10,15 +10,24 @@ import Support
 /// The checksum is checked when an entry was changed since asmrun wrote it, not on every use: the
 /// entry's modification time is set to the stamp when it is written, and a hit only moves its
 /// access time (the cache's least-recently-used order), so any other write shows as a changed
-/// modification time.
+/// modification time. An executable sealed where the linker wrote it carries no checksum
+/// (`unchecked`), so that its bytes need not be read back: changed, it is rebuilt. Whoever can
+/// write an entry can restore its modification time too, so a checksum only ever told an
+/// accident from an intact entry whose time moved.
 struct CacheEntry {
     let path: String
 
     private static let magic = Array("\nasmrun-entry-4\n".utf8)
     static let trailerLength = 16 + 16 + 16 + magic.count
 
+    /// The trailer's checksum field of a sealed executable: never a checksum (not hex).
+    private static let unchecked = String(repeating: "-", count: 16)
+
     /// The bytes an entry with `payload` and `warnings` takes.
-    static func size(_ payload: [UInt8], warnings: String) -> Int { payload.count + warnings.utf8.count + trailerLength }
+    static func size(_ payload: [UInt8], warnings: String) -> Int { size(length: payload.count, warnings: warnings) }
+
+    /// The bytes an entry of a `length`-byte payload and `warnings` takes.
+    static func size(length: Int, warnings: String) -> Int { length + warnings.utf8.count + trailerLength }
 
     /// The payload and warnings, when the entry exists and is intact; `runnable` when it was
     /// stored executable, to be run where it is.
@@ -45,7 +54,9 @@ struct CacheEntry {
     /// An executable's entry is made runnable: the kernel loads an ELF file by its headers, so
     /// the trailer after it does no harm, and a hit runs the entry itself instead of a copy.
     func install(_ payload: [UInt8], warnings: String, staging: String, executable: Bool) -> Bool {
-        let (tail, now) = Self.tail(payload, warnings: warnings)
+        let text = Array(warnings.utf8)
+        let sum = (payload + text).withUnsafeBytes { Checksum.hex($0) }
+        let (tail, now) = Self.tail(length: payload.count, warnings: text, sum: sum)
         let fd = open(staging, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0o755 : 0o644)
         guard fd >= 0 else { return false }
         var times = [now, now]
@@ -54,22 +65,25 @@ struct CacheEntry {
         return place(staging, written: written)
     }
 
-    /// Makes the executable the linker wrote to `staging` (`payload`, its bytes) this entry: the
-    /// warnings and trailer appended, stamped and renamed into place, its bytes not copied.
-    /// Appended apart from spawns (`ExecutableFile`), so that no child holds it open for writing
-    /// when a case runs it.
-    func seal(_ staging: String, payload: [UInt8], warnings: String) -> Bool {
-        let (tail, now) = Self.tail(payload, warnings: warnings)
-        return place(staging, written: ExecutableFile.append(tail, to: staging, modified: now))
+    /// Makes the executable the linker wrote to `staging` this entry: the warnings and an
+    /// unchecked trailer appended, stamped and renamed into place, its bytes neither copied nor
+    /// read but for the first `head` (its ELF headers). Appended apart from spawns
+    /// (`ExecutableFile.seal`), so that no child holds it open for writing when a case runs it.
+    /// Returns its length and those bytes; `nil` (the staging file left as it is) when it could
+    /// not be sealed.
+    func seal(_ staging: String, warnings: String, head: Int) -> (length: Int, head: [UInt8])? {
+        let text = Array(warnings.utf8)
+        guard let sealed = ExecutableFile.seal(staging, head: head, tail: { Self.tail(length: $0, warnings: text, sum: Self.unchecked) }),
+            rename(staging, path) == 0
+        else { return nil }
+        return sealed
     }
 
-    /// What follows the payload (the warnings, then the trailer), and the stamp in it.
-    private static func tail(_ payload: [UInt8], warnings: String) -> (bytes: [UInt8], stamp: timespec) {
+    /// What follows a payload of `length` bytes (the warnings, then the trailer), and the stamp in it.
+    private static func tail(length: Int, warnings text: [UInt8], sum: String) -> (bytes: [UInt8], stamp: timespec) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        let text = Array(warnings.utf8)
-        let sum = (payload + text).withUnsafeBytes { Checksum.hex($0) }
-        let trailer = hex(payload.count) + hex(Int(now.tv_sec) * 1_000_000_000 + now.tv_nsec) + sum
+        let trailer = hex(length) + hex(Int(now.tv_sec) * 1_000_000_000 + now.tv_nsec) + sum
         return (text + Array(trailer.utf8) + magic, now)
     }
 

@@ -40,16 +40,43 @@ package enum ExecutableFile {
         SpawnGate.exclusive { FileCopy.write(bytes, to: path, mode: 0o755) }
     }
 
-    /// Appends `bytes` to the executable at `path` and sets its access and modification times to
-    /// `modified`, without fsync (a cache entry's trailer after the linker's output).
-    package static func append(_ bytes: [UInt8], to path: String, modified: timespec) -> Bool {
+    /// Appends to the executable at `path` what `tail` makes of its length and sets its access
+    /// and modification times to the stamp `tail` gives, without fsync (a cache entry's trailer
+    /// after the linker's output); returns that length and the file's first `head` bytes, read
+    /// on the same descriptor. `nil` when it could not be read or written.
+    package static func seal(
+        _ path: String, head: Int, tail: (Int) -> (bytes: [UInt8], stamp: timespec)
+    ) -> (length: Int, head: [UInt8])? {
         SpawnGate.exclusive {
-            let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-            guard fd >= 0 else { return false }
-            var times = [modified, modified]
-            let written = writeAll(bytes, to: fd) && futimens(fd, &times) == 0
-            return close(fd) == 0 && written
+            let fd = open(path, O_RDWR | O_APPEND | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            var info = stat()
+            var sealed: (length: Int, head: [UInt8])?
+            if fstat(fd, &info) == 0, let bytes = readStart(of: fd, count: min(Int(info.st_size), max(0, head))) {
+                let (text, stamp) = tail(Int(info.st_size))
+                var times = [stamp, stamp]
+                if writeAll(text, to: fd) && futimens(fd, &times) == 0 { sealed = (Int(info.st_size), bytes) }
+            }
+            return close(fd) == 0 ? sealed : nil
         }
+    }
+
+    /// The first `count` bytes of the file `fd` is open on (`pread`: the offset stays).
+    private static func readStart(of fd: Int32, count: Int) -> [UInt8]? {
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, got in
+            got = 0
+            while got < count {
+                let read = pread(fd, buffer.baseAddress! + got, count - got, off_t(got))
+                if read < 0 && errno == EINTR { continue }
+                if read <= 0 {
+                    failed = true
+                    break
+                }
+                got += read
+            }
+        }
+        return failed ? nil : bytes
     }
 
     /// Copies `source` (its first `length` bytes, when given: a cache entry) to `path`

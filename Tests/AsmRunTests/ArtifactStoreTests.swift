@@ -44,6 +44,26 @@ struct ArtifactStoreTests {
         #expect(try build(directory, store: again).executable == artifact.executable, "the next run hits the same entry")
     }
 
+    /// A sealed executable's trailer holds no checksum (its bytes are not read back): one whose
+    /// modification time moved, its bytes intact, is not trusted but rebuilt in its place.
+    @Test func aSealedEntryThatWasTouchedIsRebuilt() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        let root = directory + "/cache"
+        let store = try ArtifactStore(options: CacheOptions(directory: root), environment: [:], launcher: launcher)
+        let artifact = try build(directory, store: store)
+        store.close()
+        #expect(CacheEntry(path: artifact.executable).read() != nil, "untouched, it is used")
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, artifact.executable, &times, 0) == 0)
+        #expect(CacheEntry(path: artifact.executable).read() == nil, "touched, it is not trusted")
+        let again = try ArtifactStore(options: CacheOptions(directory: root), environment: [:], launcher: launcher)
+        defer { again.close() }
+        let rebuilt = try build(directory, store: again)
+        #expect(rebuilt.executable == artifact.executable && CacheEntry(path: rebuilt.executable).read() != nil)
+        #expect(try says(rebuilt) == "hello\n")
+    }
+
     /// A build in a new cache whose `folder` (objects or tmp) went away after it was opened: the
     /// program still builds, runs from a private copy, and `remaining` (the other folder) is empty.
     private func buildWithout(_ folder: String, remaining: String, then: (Artifact) -> Void = { _ in }) throws {

@@ -55,8 +55,8 @@ MARKS = [
      "            Probe.mark(61)\n            warnings += try link(plan, program: program, toolchain: toolchain, builder: builder)\n"
      "            Probe.mark(62)\n        } catch let"),
     ("Sources/Build/ArtifactStore.swift",
-     "        let (path, bytes) = try keep(linked, key: key, warnings: warnings, program: program)\n",
-     "        Probe.mark(63)\n        let (path, bytes) = try keep(linked, key: key, warnings: warnings, program: program)\n"
+     "        let kept = try keep(linked, key: key, warnings: warnings, program: program)\n",
+     "        Probe.mark(63)\n        let kept = try keep(linked, key: key, warnings: warnings, program: program)\n"
      "        Probe.mark(64)\n"),
 ]
 
