@@ -10,7 +10,8 @@ import Support
 ///
 /// This is the one process-wide lock in asmrun, on purpose: the descriptor table it guards is
 /// the process's, so every launcher in the process must share it, whatever run it belongs to.
-/// Nothing holds it longer than one open-write-close or one spawn.
+/// Nothing holds it longer than one open-write-close (a seal also reads the executable's first
+/// 64 KiB on that descriptor) or one spawn.
 enum SpawnGate {
     nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_rwlock_t> = {
         let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
