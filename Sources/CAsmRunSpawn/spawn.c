@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -442,6 +443,11 @@ int asmrun_pipe_cloexec(int fds[2]) {
 
 int asmrun_pipe_nonblocking(int fds[2]) {
     return pipe2(fds, O_CLOEXEC | O_NONBLOCK);
+}
+
+int asmrun_readable_bytes(int fd) {
+    int count = 0;
+    return ioctl(fd, FIONREAD, &count) == 0 ? count : -1;
 }
 
 int asmrun_set_subreaper(int enabled) {

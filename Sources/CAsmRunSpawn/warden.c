@@ -55,18 +55,21 @@ static void address(struct envelope *envelope, message_t *request) {
 
 /* ---- In the warden, before its first report (the thread that started it waits). ---- */
 
-/* The message queue file system of the warden's IPC namespace, mounted nowhere: a descriptor
-   to list and remove the queues a case made. -1 where the kernel cannot. */
+/* The message queue file system of the warden's IPC namespace, mounted nowhere: its folder,
+   open for every case, to list and remove the queues a case made (the folder holds the mount).
+   -1 where the kernel cannot. */
 static int mount_queues(void) {
     int fs = (int)syscall(SYS_fsopen, "mqueue", ASMRUN_FSOPEN_CLOEXEC);
     if (fs < 0) return -1;
-    int mount = -1;
+    int mount = -1, folder = -1;
     if (syscall(SYS_fsconfig, fs, ASMRUN_FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
         mount = (int)syscall(SYS_fsmount, fs, ASMRUN_FSMOUNT_CLOEXEC, 0);
+    if (mount >= 0) folder = openat(mount, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     int saved = errno;
     close(fs);
+    if (mount >= 0) close(mount);
     errno = saved;
-    return mount;
+    return folder;
 }
 
 /* ---- From here on, raw system calls only (see asmrun_raw_syscall). ---- */
@@ -104,9 +107,7 @@ struct dirent64_header {
 };
 
 /* Removes every message queue of the namespace (a pass that removes one starts another). */
-static void remove_queues(int queues) {
-    if (queues < 0) return;
-    long dir = asmrun_raw_syscall(SYS_openat, queues, (long)".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+static void remove_queues(int dir) {
     if (dir < 0) return;
     char buffer[2048] __attribute__((aligned(8)));
     for (int pass = 0, removed = 1; removed && pass < 64; pass++) {
@@ -123,24 +124,33 @@ static void remove_queues(int queues) {
             }
         }
     }
-    raw_close(dir);
 }
 
 /* Removes every System V message queue, semaphore set and shared memory segment of the
-   namespace: *_INFO gives the highest index in use, *_STAT an index's identifier. */
+   namespace: *_INFO gives the highest index in use and how many exist (none, in most cases:
+   nothing more to ask), *_STAT an index's identifier. */
 static void remove_system_v(void) {
-    char buffer[512] __attribute__((aligned(16)));
+    union {
+        char bytes[512];
+        struct msginfo messages;
+        struct seminfo semaphores;
+        struct shm_info memory;
+    } info __attribute__((aligned(16)));
+    char *buffer = info.bytes;
     long last = asmrun_raw_syscall(SYS_msgctl, 0, MSG_INFO, (long)buffer, 0);
+    if (info.messages.msgpool == 0) last = -1;
     for (long index = 0; index <= last && index < 65536; index++) {
         long id = asmrun_raw_syscall(SYS_msgctl, index, MSG_STAT, (long)buffer, 0);
         if (id >= 0) asmrun_raw_syscall(SYS_msgctl, id, IPC_RMID, 0, 0);
     }
     last = asmrun_raw_syscall(SYS_semctl, 0, 0, SEM_INFO, (long)buffer);
+    if (info.semaphores.semusz == 0) last = -1;
     for (long index = 0; index <= last && index < 65536; index++) {
         long id = asmrun_raw_syscall(SYS_semctl, index, 0, SEM_STAT, (long)buffer);
         if (id >= 0) asmrun_raw_syscall(SYS_semctl, id, 0, IPC_RMID, 0);
     }
     last = asmrun_raw_syscall(SYS_shmctl, 0, SHM_INFO, (long)buffer, 0);
+    if (info.memory.used_ids == 0) last = -1;
     for (long index = 0; index <= last && index < 65536; index++) {
         long id = asmrun_raw_syscall(SYS_shmctl, index, SHM_STAT, (long)buffer, 0);
         if (id >= 0) asmrun_raw_syscall(SYS_shmctl, id, IPC_RMID, 0, 0);
@@ -176,9 +186,11 @@ static void serve_case(int socket, int proc, int queues, const struct inherited 
     pid_t program = vfork();
     if (program == 0) asmrun_exec_program(&request, &error, &step);
     if (program < 0) error = EAGAIN;
-    /* The output pipes' copies stay open until the end report: the program's exit then closes
-       no last write end, so its supervisor is not woken (taking the core from the exiting
-       program) before the report, which it reads with both pipes' end at once. */
+    /* The output pipes' copies stay open until the end report is written: the program's exit
+       then closes no last write end, so its supervisor is woken once, by the report, not first
+       by the pipes' end (taking the core from the exiting program and then from this warden).
+       The report comes once every process of the case was reaped: all they wrote is in the
+       pipes, which the supervisor reads without waiting for their end. */
     raw_close(fds[0]);
     int started[3] = {ASMRUN_STEP_NONE, 0, proc};
     if (error != 0) {
@@ -191,9 +203,9 @@ static void serve_case(int socket, int proc, int queues, const struct inherited 
     done.leftovers = asmrun_end_leftovers();
     remove_system_v();
     remove_queues(queues);
+    if (error == 0) asmrun_report(status_fd, &done, sizeof done);
     raw_close(fds[1]);
     raw_close(fds[2]);
-    if (error == 0) asmrun_report(status_fd, &done, sizeof done);
     raw_close(status_fd);
 }
 

@@ -21,6 +21,9 @@ struct Supervisor {
     private var limitExceeded = false
     private var drainDeadline: Double?
     private var leftovers = 0
+    /// A warden's end report came: the case's every process was reaped before it, so all they
+    /// wrote is in the pipes, whose end (the warden's copies closing) is not waited for.
+    private var reported = false
 
     /// How long pipes may stay open after the child exited (held by an escaped grandchild).
     private static let drainGrace = 0.25
@@ -33,7 +36,7 @@ struct Supervisor {
         // A warden's case ends with its report, or with EOF on the status pipe when the warden
         // itself ended (it held the pipe's last write end): no pidfd to watch.
         pidfd = options.warden == nil ? asmrun_pidfd_open(pid) : -1
-        if options.warden != nil { _ = fcntl(pipes.statusReader, F_SETFL, fcntl(pipes.statusReader, F_GETFL) | O_NONBLOCK) }
+        if options.warden != nil { _ = fcntl(pipes.statusReader, F_SETFL, O_NONBLOCK) }
         deadline = options.timeout.map { start + $0 }
         if case .forward(_, let filter) = options.stdout { captures[0].filter = filter }
         if case .forward(_, let filter) = options.stderr { captures[1].filter = filter }
@@ -51,7 +54,7 @@ struct Supervisor {
         while true {
             if termination == nil && polled { reapIfExited() }
             if termination != nil {
-                if pipes.stdoutReader < 0 && pipes.stderrReader < 0 { break }
+                if reported || (pipes.stdoutReader < 0 && pipes.stderrReader < 0) { break }
                 if drainDeadline == nil { drainDeadline = monotonicSeconds() + Self.drainGrace }
             }
             let now = monotonicSeconds()
@@ -90,22 +93,23 @@ struct Supervisor {
             duration: monotonicSeconds() - start, leftovers: leftovers)
     }
 
-    /// Reads whatever is already in the pipes without waiting: output the program wrote before it
-    /// exited is never lost, even when this thread was descheduled past the drain deadline.
-    /// Only a descendant that keeps a pipe open can still be writing, and it is not waited for.
+    /// Reads whatever is already in the pipes without waiting (what FIONREAD counts): output the
+    /// program wrote before it exited is never lost, even when this thread was descheduled past
+    /// the drain deadline. Only a descendant that keeps a pipe open can still be writing, and it
+    /// is not waited for. After a warden's report the pipes hold everything: as many reads as the
+    /// capture's limit takes, and two more to see it exceeded.
     private mutating func drainReadyData(_ buffer: UnsafeMutableRawBufferPointer) {
         for which in 0..<2 {
-            let fd = which == 0 ? pipes.stdoutReader : pipes.stderrReader
-            guard fd >= 0 else { continue }
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            var current = fd
-            for _ in 0..<32 where current >= 0 {
-                errno = 0
-                let next = read(current, stream: which, buffer: buffer)
-                if next >= 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
-                current = next
+            var fd = which == 0 ? pipes.stdoutReader : pipes.stderrReader
+            var reads = 32
+            if reported, case .capture(let limit) = which == 0 ? options.stdout : options.stderr {
+                reads = max(reads, limit / buffer.count + 2)
             }
-            if which == 0 { pipes.stdoutReader = current } else { pipes.stderrReader = current }
+            while fd >= 0 && reads > 0 && asmrun_readable_bytes(fd) > 0 {
+                fd = read(fd, stream: which, buffer: buffer)
+                reads -= 1
+            }
+            if which == 0 { pipes.stdoutReader = fd } else { pipes.stderrReader = fd }
         }
     }
 
@@ -181,6 +185,7 @@ struct Supervisor {
             if got == MemoryLayout<asmrun_case_report>.size {
                 termination = Termination(waitStatus: report.wait_status)
                 leftovers = Int(report.leftovers)
+                reported = true
             } else if got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR) {
                 var status: Int32 = 0
                 var result: pid_t

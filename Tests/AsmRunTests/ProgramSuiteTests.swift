@@ -87,4 +87,55 @@ struct ProgramSuiteTests {
         let entry = (json["results"] as! [[String: Any]])[0]
         #expect((entry["build_output"] as? String)?.contains("typo.asm:5: warning:") == true)
     }
+
+    /// A program that makes its stdout pipe hold a megabyte and fills most of it just before it
+    /// exits: its warden's report comes with 900 KB still in the pipe, all of it read.
+    @Test func outputStillInThePipeWhenTheCaseEndsIsReadToTheLastByte() throws {
+        let suite = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(suite) }
+        let source = """
+            global _start
+            section .bss
+            buffer: resb 900000
+            section .text
+            _start:
+                lea     rdi, [rel buffer]
+                mov     ecx, 90000
+            fill:
+                mov     rax, 0x7878787878787878
+                mov     [rdi], rax
+                mov     word [rdi + 8], 0x0a78
+                add     rdi, 10
+                dec     ecx
+                jnz     fill
+                mov     eax, 72             ; fcntl(1, F_SETPIPE_SZ, 1 MiB)
+                mov     edi, 1
+                mov     esi, 1031
+                mov     edx, 1048576
+                syscall
+                mov     edi, 3
+                cmp     rax, 900000
+                jl      done
+                mov     eax, 1
+                mov     edi, 1
+                lea     rsi, [rel buffer]
+                mov     edx, 900000
+                syscall
+                xor     edi, edi
+                cmp     rax, 900000
+                je      done
+                mov     edi, 4
+            done:
+                mov     eax, 60
+                syscall
+            """
+        try Fixture.write(source + "\n", to: suite + "/fill.asm")
+        // Eight cases, one at a time: one warden, each report racing the reads of the pipe.
+        let lines = String(repeating: "| xxxxxxxxx\n", count: 90000)
+        let cases = (1...8).map { "[case run\($0)]\nstdout:\n" + lines + "status: exit 0\n" }
+        try Fixture.write(cases.joined(separator: "\n"), to: suite + "/fill.expect")
+        let run = Fixture.test([suite, "--runner", runner, "-j1"])
+        #expect(run.status == 0, "\(run.output.suffix(2000))\(run.errors)")
+        #expect(run.output.contains("8 passed, 0 failed"))
+    }
 }

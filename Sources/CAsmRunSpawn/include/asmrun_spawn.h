@@ -170,6 +170,8 @@ int asmrun_set_subreaper(int enabled);
 int asmrun_pipe_cloexec(int fds[2]);
 /// The same with both ends non-blocking.
 int asmrun_pipe_nonblocking(int fds[2]);
+/// How many bytes a read of `fd` (a pipe) would get now (FIONREAD); -1 with errno set.
+int asmrun_readable_bytes(int fd);
 
 /// Makes writes to a closed pipe return EPIPE in asmrun instead of killing it.
 void asmrun_ignore_sigpipe(void);
