@@ -75,7 +75,9 @@ extension ArtifactStore {
     }
 
     /// A source saved while it was being built: the object is the new text's, the key the old's.
+    /// A settled snapshot of the file that still describes it spares reading it again.
     private func checkUnchanged(_ step: CompileStep, program: Program) throws {
+        if program.assembly.first(where: { $0.path == step.source })?.snapshot?.stillDescribes(step.source) == true { return }
         guard let before = Self.digest(of: step, in: program), (try? Files.digest(step.source)) != before else { return }
         throw FileError(
             path: step.source, problem: "changed while it was being built", fix: "run asmrun again once it is saved")

@@ -9,6 +9,9 @@ package struct SourceFile: Sendable, Equatable {
     package let path: String
     /// SHA-256 of the bytes scanned.
     package let digest: String
+    /// The file's status when it was read (none for text given as such): whether it changed
+    /// since, without reading it again.
+    package private(set) var snapshot: FileSnapshot?
     /// Settings from `; asmrun:` lines, then from the command line.
     package var settings: ProgramSettings
     /// The source says `bits 32` / `[BITS 32]` / `use32`.
@@ -72,8 +75,10 @@ package struct SourceFile: Sendable, Equatable {
         var digest = SHA256()
         var size = 0
         var binary = false
+        let started = FileSnapshot.now()
+        let status: stat
         do {
-            try Files.stream(path) { chunk in
+            status = try Files.stream(path) { chunk in
                 if size < 8192, let base = chunk.baseAddress, memchr(base, 0, min(chunk.count, 8192 - size)) != nil {
                     binary = true
                 }
@@ -97,7 +102,9 @@ package struct SourceFile: Sendable, Equatable {
             throw FileError(path: path, problem: "is a binary file, not assembly source", fix: "name the .asm source instead")
         }
         scan.finish()
-        return try SourceFile(path: path, digest: digest.hexDigest(), scan: scan)
+        var file = try SourceFile(path: path, digest: digest.hexDigest(), scan: scan)
+        file.snapshot = FileSnapshot(status, readStarted: started)
+        return file
     }
 
     /// Analyses source text (`path` names it in errors and gives the include folder).

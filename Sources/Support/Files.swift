@@ -65,10 +65,11 @@ package enum Files {
     }
 
     /// Hands the regular file at `path` to `body` in chunks of at most `chunk` bytes, so a file
-    /// of any size passes through a small buffer.
+    /// of any size passes through a small buffer; returns its status as it was opened.
+    @discardableResult
     package static func stream(
         _ path: String, chunk: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) -> Void
-    ) throws(ReadFailure) {
+    ) throws(ReadFailure) -> stat {
         let (fd, status) = try openRegular(path)
         defer { close(fd) }
         // On the heap: worker threads have small stacks. No bigger than the file (and one byte
@@ -81,7 +82,7 @@ package enum Files {
             let got = Glibc.read(fd, buffer.baseAddress!, size)
             if got < 0 && errno == EINTR { continue }
             if got < 0 { throw .failed(errno) }
-            if got == 0 { return }
+            if got == 0 { return status }
             body(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
         }
     }

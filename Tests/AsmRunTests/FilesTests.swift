@@ -50,4 +50,43 @@ import Testing
         #expect(!stat.isEmpty)
         #expect(String(decoding: stat, as: UTF8.self).hasPrefix("\(getpid()) "))
     }
+
+    /// A snapshot of the file `path` holds, as if read `after` seconds after its last change.
+    private func snapshot(_ path: String, readAfter after: Double) throws -> FileSnapshot {
+        var status = stat()
+        try #require(stat(path, &status) == 0)
+        let changed = Double(status.st_ctim.tv_sec) + Double(status.st_ctim.tv_nsec) / 1e9
+        return FileSnapshot(status, readStarted: changed + after)
+    }
+
+    @Test func aSettledSnapshotTellsAFileNothingWroteToFromOneThatChanged() throws {
+        let base = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(base) }
+        let path = base + "/p.asm"
+        try Fixture.write("global _start\n", to: path)
+        let untouched = try snapshot(path, readAfter: 10)
+        #expect(untouched.settled)
+        #expect(untouched.stillDescribes(path))
+        let appended = try snapshot(path, readAfter: 10)
+        try Files.append(Array("ret\n".utf8), to: path)
+        #expect(!appended.stillDescribes(path), "its size changed")
+        // Saved as editors do: a new file renamed over it, of the same size.
+        let replaced = try snapshot(path, readAfter: 10)
+        try Fixture.write("global _start\nxxx\n", to: base + "/new")
+        #expect(rename(base + "/new", path) == 0)
+        #expect(!replaced.stillDescribes(path), "another inode")
+        #expect(!replaced.stillDescribes(base + "/missing"))
+    }
+
+    @Test func aFileChangedJustBeforeItWasReadIsNeverTrustedByItsStatus() throws {
+        let base = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(base) }
+        let path = base + "/p.asm"
+        try Fixture.write("global _start\n", to: path)
+        // Within a second of its change: the next write could keep the change time.
+        let racy = try snapshot(path, readAfter: 0.5)
+        #expect(!racy.settled)
+        #expect(!racy.stillDescribes(path), "read it again to know")
+        #expect(try snapshot(path, readAfter: 1.5).stillDescribes(path))
+    }
 }

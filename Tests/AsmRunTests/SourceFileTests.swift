@@ -17,6 +17,16 @@ import Testing
         #expect(!commented.declaresBits32 && !commented.definesMain)
     }
 
+    @Test func aLoadedSourceKeepsTheStatusItWasReadWith() throws {
+        let base = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(base) }
+        try Fixture.write("global _start\n_start: ret\n", to: base + "/p.asm")
+        let loaded = try SourceFile.load(base + "/p.asm")
+        let snapshot = try #require(loaded.snapshot)
+        #expect(!snapshot.settled, "written just now: its status proves nothing yet")
+        #expect(try SourceFile(path: "t.asm", text: "ret\n").snapshot == nil)
+    }
+
     @Test func int80WithoutSixtyFourBitRegistersIs32BitCode() throws {
         let tutorial = try SourceFile(path: "t.asm", text: "_start:\n  mov eax, 4\n  mov ecx, msg\n  INT 80h\n")
         #expect(tutorial.format == .elf32)

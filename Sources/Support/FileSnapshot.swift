@@ -1,0 +1,46 @@
+import Glibc
+
+/// What a file's status said when it was read (device, inode, size, change time), to tell later
+/// with one `stat`, instead of reading and hashing it again, that nothing wrote to it since.
+///
+/// Only the kernel sets the change time, on every write, truncation and rename; but it ticks
+/// coarsely (a jiffy, on kernels without fine-grained timestamps), so a file changed shortly
+/// before it was read may be changed again within the same tick and keep its change time. Such
+/// a snapshot is not `settled` and tells nothing: the file is read again, as git does with an
+/// index entry written in the same second as the file ("racily clean").
+package struct FileSnapshot: Sendable, Equatable {
+    private let device: UInt64
+    private let inode: UInt64
+    private let size: Int64
+    private let changedSeconds: Int
+    private let changedNanoseconds: Int
+    /// The change time was more than `margin` seconds before the read began.
+    package let settled: Bool
+
+    /// The snapshot of `status`, taken by a read that began at `readStarted` (`Self.now()`
+    /// before the file was opened).
+    package init(_ status: stat, readStarted: Double, margin: Double = 1) {
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+        size = Int64(status.st_size)
+        changedSeconds = status.st_ctim.tv_sec
+        changedNanoseconds = status.st_ctim.tv_nsec
+        settled = Double(changedSeconds) + Double(changedNanoseconds) / 1e9 + margin < readStarted
+    }
+
+    /// The wall clock the change times are read against, in seconds.
+    package static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// True when the snapshot is settled and the file at `path` is still the one it describes,
+    /// unchanged; false means only "read it again to know".
+    package func stillDescribes(_ path: String) -> Bool {
+        var now = stat()
+        guard settled, stat(path, &now) == 0 else { return false }
+        return UInt64(now.st_dev) == device && UInt64(now.st_ino) == inode && Int64(now.st_size) == size
+            && now.st_ctim.tv_sec == changedSeconds && now.st_ctim.tv_nsec == changedNanoseconds
+    }
+}
