@@ -27,22 +27,33 @@ struct Supervisor {
 
     /// How long pipes may stay open after the child exited (held by an escaped grandchild).
     private static let drainGrace = 0.25
+    /// A child with nothing to read and no interrupt to hand over: waited for in `waitid`, its
+    /// deadline (with this ticket, if it has one) kept by `Deadlines`.
+    private var waitsInWaitid = false
+    private var ticket: Int?
 
     init(pid: pid_t, options: LaunchOptions, pipes: ChildPipes, start: Double) {
         self.pid = pid
         self.options = options
         self.pipes = pipes
         self.start = start
+        deadline = options.timeout.map { start + $0 }
+        if options.warden == nil && pipes.stdoutReader < 0 && pipes.stderrReader < 0 && pipes.statusReader < 0
+            && InterruptMonitor.waitDescriptor < 0
+        {
+            ticket = deadline.flatMap { Deadlines.shared.watch(pid, group: options.newProcessGroup, due: $0, grace: options.killGrace) }
+            waitsInWaitid = deadline == nil || ticket != nil
+        }
         // A warden's case ends with its report, or with EOF on the status pipe when the warden
         // itself ended (it held the pipe's last write end): no pidfd to watch.
-        pidfd = options.warden == nil ? asmrun_pidfd_open(pid) : -1
+        pidfd = options.warden == nil && !waitsInWaitid ? asmrun_pidfd_open(pid) : -1
         if options.warden != nil { _ = fcntl(pipes.statusReader, F_SETFL, O_NONBLOCK) }
-        deadline = options.timeout.map { start + $0 }
         if case .forward(_, let filter) = options.stdout { captures[0].filter = filter }
         if case .forward(_, let filter) = options.stderr { captures[1].filter = filter }
     }
 
     mutating func run() -> ProcessResult {
+        if waitsInWaitid { return awaitExit() }
         defer { ChildPipes.close(&pidfd) }
         // Not zeroed: filling 64 KiB with zeros for every child was a tenth of asmrun's
         // instructions in a warm suite (callgrind); only what `read` wrote is ever looked at.
@@ -85,6 +96,20 @@ struct Supervisor {
         }
         drainReadyData(buffer)
         if termination == nil { reap(blocking: true) }
+        return finish()
+    }
+
+    /// The child's exit, seen without reaping it; then its ticket released (no signal can
+    /// reach its pid once it is reaped) and the child reaped.
+    private mutating func awaitExit() -> ProcessResult {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+        if let ticket { timedOut = Deadlines.shared.release(ticket) }
+        reap(blocking: true)
+        return finish()
+    }
+
+    private mutating func finish() -> ProcessResult {
         readOutputFile()
         flushForwarded()
         return ProcessResult(
@@ -171,8 +196,11 @@ struct Supervisor {
         guard result == pid else { return }
         termination = Termination(waitStatus: status)
         readCaseReport()
-        // Whatever the program left running in its group ends with it.
-        if options.newProcessGroup { _ = kill(-pid, SIGKILL) }
+        // Whatever the program left running in its group ends with it: those now asmrun's (it
+        // is their subreaper) are reaped, so none is still there when the result is.
+        if options.newProcessGroup && kill(-pid, SIGKILL) == 0 {
+            while waitpid(-pid, nil, 0) > 0 || errno == EINTR {}
+        }
     }
 
     /// A case a warden runs ends with the warden's report; the warden ends only when the case's

@@ -70,23 +70,50 @@ import Testing
         #expect(result.stdout == Array("in\n".utf8))
     }
 
-    @Test func timeoutEndsTheWholeProcessGroup() throws {
+    /// With pipes (a program) the supervisor's poll loop keeps the deadline; with a file (a
+    /// tool) the supervisor waits in `waitid` and `Deadlines` keeps it.
+    @Test(arguments: [false, true]) func timeoutEndsTheWholeProcessGroup(toFile: Bool) throws {
         let start = monotonicSeconds()
-        let result = try sh("echo $$; sleep 30 & sleep 30; wait") { $0.timeout = 0.3 }
+        let result = try sh("echo $$; sleep 30 & sleep 30; wait") {
+            $0.timeout = 0.3
+            $0.outputToFile = toFile
+        }
         #expect(result.termination == .timedOut)
         #expect(monotonicSeconds() - start < 5)
         let group = pid_t(String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))!
         #expect(Fixture.liveProcesses(inGroup: group).isEmpty, "the background sleep must be gone")
     }
 
-    @Test func termIgnoringChildIsKilledAfterTheGrace() throws {
+    @Test(arguments: [false, true]) func termIgnoringChildIsKilledAfterTheGrace(toFile: Bool) throws {
         let start = monotonicSeconds()
         let result = try sh("trap '' TERM; while :; do :; done") {
             $0.timeout = 0.2
             $0.killGrace = 0.2
+            $0.outputToFile = toFile
         }
         #expect(result.termination == .timedOut)
         #expect(monotonicSeconds() - start < 5)
+    }
+
+    /// Tools one after the other, each with a deadline that never comes: each one's exit is
+    /// its own, and one that runs past its deadline is the only one timed out.
+    @Test func toolsWaitedForInWaitidKeepTheirOwnStatusAndDeadline() throws {
+        for code in 0..<20 {
+            let result = try sh("exit \(code)") {
+                $0.timeout = 60
+                $0.outputToFile = true
+            }
+            #expect(result.termination == .exited(Int32(code)))
+        }
+        let late = try sh("sleep 30") {
+            $0.timeout = 0.2
+            $0.outputToFile = true
+        }
+        let quick = try sh("exit 7") {
+            $0.timeout = 0.2
+            $0.outputToFile = true
+        }
+        #expect(late.termination == .timedOut && quick.termination == .exited(7))
     }
 
     @Test func outputLimitStopsARunawayWriter() throws {
