@@ -55,11 +55,17 @@ package struct TestCommand: Sendable {
                     isolate: options.isolate, launcher: context.launcher)
             }
             defer { containment.value.close(reapingAll: context.ownsProcess) }
-            guard let (suite, ahead) = try loadBuildingAhead(store: store, toolchain: toolchain) else { return ExitCode.interrupted }
+            guard let (suite, ahead, loading) = try loadBuildingAhead(store: store, toolchain: toolchain) else {
+                return ExitCode.interrupted
+            }
             defer { ahead.close() }
-            let runners = try resolveRunners(for: suite.programs, toolchain: toolchain)
-            return try run(
-                suite, runners, toolchain: toolchain, store: store, ahead: ahead,
+            let runners: [ObjectFormat: [Runner]]
+            do { runners = try resolveRunners(for: suite.programs, toolchain: toolchain) } catch {
+                _ = loading.stop()
+                throw error
+            }
+            return run(
+                suite, runners, toolchain: toolchain, store: store, ahead: ahead, loading: loading,
                 scratch: scratch.path, containment: containment.value, started: started)
         } catch {
             return Diagnostics.fail(error, in: .test, console: context.console)
@@ -67,8 +73,11 @@ package struct TestCommand: Sendable {
     }
 
     /// Loads the suite while other cores already build the programs loaded so far; Ctrl-C
-    /// meanwhile stops the builds (`nil`: exit 130).
-    private func loadBuildingAhead(store: ArtifactStore, toolchain: Toolchain) throws -> (TestSuite, BuildAhead)? {
+    /// meanwhile stops the builds (`nil`: exit 130). The monitor returned listens on: builds
+    /// started ahead may still run until `run`'s own monitor listens, and stops it then.
+    private func loadBuildingAhead(
+        store: ArtifactStore, toolchain: Toolchain
+    ) throws -> (TestSuite, BuildAhead, InterruptMonitor)? {
         let console = context.console
         var trace: (@Sendable (String) -> Void)?
         if options.verbose { trace = { line in console.write("+ \(DisplayText.escape(line))\n", to: .error) } }
@@ -90,14 +99,11 @@ package struct TestCommand: Sendable {
             }
         }
         ahead.stopAccepting()
-        if interrupts.stop() {
-            ahead.close()
-            return nil
-        }
-        do { return (try suite.get(), ahead) } catch {
-            ahead.close()
-            throw error
-        }
+        if case .success(let loaded) = suite, !interrupts.interrupted { return (loaded, ahead, interrupts) }
+        let interrupted = interrupts.stop()
+        ahead.close()
+        if interrupted { return nil }
+        return (try suite.get(), ahead, interrupts)
     }
 
     private func list(_ suite: TestSuite, _ runners: [ObjectFormat: [Runner]]) {
@@ -111,8 +117,8 @@ package struct TestCommand: Sendable {
 
     private func run(
         _ suite: TestSuite, _ runners: [ObjectFormat: [Runner]], toolchain: Toolchain, store: ArtifactStore, ahead: BuildAhead,
-        scratch: String, containment: Containment, started: Double
-    ) throws -> Int32 {
+        loading: InterruptMonitor, scratch: String, containment: Containment, started: Double
+    ) -> Int32 {
         removeAbandoned(suite)
         let total = suite.programs.reduce(0) { $0 + $1.cases.count * (runners[$1.format]?.count ?? 0) }
         let reporter = ConsoleReporter(console: context.console, verbose: options.verbose, environment: context.environment, total: total)
@@ -128,8 +134,12 @@ package struct TestCommand: Sendable {
             runner.interrupt()
             if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
         }
+        // From here this monitor listens: an interrupt that came while the runners were resolved
+        // (builds ahead still running, their tools ended) is the run's.
+        let interruptedBefore = loading.stop(handingOver: true)
+        if interruptedBefore { runner.interrupt() }
         let outcome = runner.run()
-        let interrupted = interrupts.stop()
+        let interrupted = interrupts.stop() || interruptedBefore
         return finish(outcome, suite, reporter, interrupted: interrupted, seconds: monotonicSeconds() - started, expected: total)
     }
 

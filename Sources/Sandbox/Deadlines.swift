@@ -102,9 +102,7 @@ final class Deadlines: Sendable {
     private static func signal(_ child: inout Watched, now: Double) {
         guard child.signals < 2 else { return }
         child.signals += 1
-        let signal = child.signals == 1 ? SIGTERM : SIGKILL
-        _ = kill(child.group ? -child.pid : child.pid, signal)
-        if child.group { _ = kill(child.pid, signal) }
+        Supervisor.send(child.signals == 1 ? SIGTERM : SIGKILL, to: child.pid, group: child.group)
         child.due = now + child.grace
     }
 }

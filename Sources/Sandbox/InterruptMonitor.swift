@@ -37,12 +37,21 @@ package final class InterruptMonitor: Sendable {
         }
     }
 
-    /// Stops listening; true when an interrupt arrived (also one no waiter had handed over yet).
-    package func stop() -> Bool {
+    /// Whether an interrupt arrived so far (also one no waiter had handed over yet); the monitor
+    /// listens on.
+    package var interrupted: Bool {
         InterruptDispatch.process.deliverPending()
-        InterruptDispatch.process.unsubscribe(subscription)
-        children.resume()
         return count.value.load(ordering: .relaxed) > 0
+    }
+
+    /// Stops listening; true when an interrupt arrived (also one no waiter had handed over yet).
+    /// Children ended by it may start again, unless `handingOver` to a monitor of the same
+    /// children that already listens: theirs is then still an interrupted run.
+    package func stop(handingOver: Bool = false) -> Bool {
+        let interrupted = self.interrupted
+        InterruptDispatch.process.unsubscribe(subscription)
+        if !handingOver { children.resume() }
+        return interrupted
     }
 
     /// The descriptor a supervisor adds to its `poll` while monitors listen and no thread reads

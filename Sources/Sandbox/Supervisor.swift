@@ -24,13 +24,13 @@ struct Supervisor {
     /// A warden's end report came: the case's every process was reaped before it, so all they
     /// wrote is in the pipes, whose end (the warden's copies closing) is not waited for.
     private var reported = false
-
-    /// How long pipes may stay open after the child exited (held by an escaped grandchild).
-    private static let drainGrace = 0.25
     /// A child with nothing to read and no interrupt to hand over: waited for in `waitid`, its
     /// deadline (with this ticket, if it has one) kept by `Deadlines`.
     private var waitsInWaitid = false
     private var ticket: Int?
+
+    /// How long pipes may stay open after the child exited (held by an escaped grandchild).
+    private static let drainGrace = 0.25
 
     init(pid: pid_t, options: LaunchOptions, pipes: ChildPipes, start: Double) {
         self.pid = pid
@@ -176,9 +176,12 @@ struct Supervisor {
         }
     }
 
-    private func signal(_ signal: Int32) {
-        _ = kill(options.newProcessGroup ? -pid : pid, signal)
-        if options.newProcessGroup { _ = kill(pid, signal) }
+    private func signal(_ signal: Int32) { Self.send(signal, to: pid, group: options.newProcessGroup) }
+
+    /// `signal` to the child's group (and to the child, should it have left it), or to the child.
+    static func send(_ signal: Int32, to pid: pid_t, group: Bool) {
+        _ = kill(group ? -pid : pid, signal)
+        if group { _ = kill(pid, signal) }
     }
 
     private mutating func reapIfExited() { reap(blocking: false) }

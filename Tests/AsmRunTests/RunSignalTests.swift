@@ -11,7 +11,9 @@ import Testing
 struct RunSignalTests {
     private let corpus = Fixture.corpus
 
-    @Test func interruptDuringTheBuildCleansUpAndExits130() throws {
+    /// Run mode supervises nasm with a pidfd in its poll loop; a suite waits for it in `waitid`
+    /// and its interrupt thread ends it.
+    @Test(arguments: [false, true]) func interruptDuringTheBuildCleansUpAndExits130(suite: Bool) throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
         // A nasm that says it is running, then never finishes: the interrupt must end it.
@@ -25,7 +27,7 @@ struct RunSignalTests {
         environment["PATH"] = directory + "/bin:" + (environment["PATH"] ?? "/usr/bin:/bin")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Fixture.binary)
-        process.arguments = [corpus + "/hello.asm", "--no-cache"]
+        process.arguments = (suite ? ["test"] : []) + [corpus + "/hello.asm", "--no-cache"]
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -34,7 +36,7 @@ struct RunSignalTests {
         let interrupted = monotonicSeconds()
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130, "status \(process.terminationStatus)")
         #expect(monotonicSeconds() - interrupted < 30, "nasm was ended, not waited for")
         #expect(Readiness.isGone(nasm))
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox).isEmpty, "scratch removed")
