@@ -6,7 +6,10 @@ extension ArtifactStore {
     /// link mode follows from the objects, so their keys stand for it.
     func linkKey(_ objectKeys: [String], _ plan: BuildPlan, _ toolchain: Toolchain) -> String {
         var digest = SHA256()
+        // The entry keeps asmrun's own build warnings too (`SyscallClobberCheck`): a change in
+        // what they find makes the check's version, and the key, change.
         digest.update(field: "asmrun-executable-1")
+        digest.update(field: SyscallClobberCheck.version)
         digest.update(field: plan.format.rawValue)
         digest.update(field: plan.linkMode.rawValue)
         for key in objectKeys { digest.update(field: key) }

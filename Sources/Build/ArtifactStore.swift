@@ -121,6 +121,7 @@ package final class ArtifactStore: Sendable {
                 keys[position] = key
                 warnings += printed
             }
+            warnings += SyscallClobberCheck.buildOutput(for: program, format: plan.format)  // kept and replayed with the tools'
             warnings += try link(plan, program: program, toolchain: toolchain, builder: builder)
         } catch let failure as BuildFailure where staging.map({ refused(failure, staging: $0) }) == true {
             // The cache's folder would not take the file (full, or not writable after all): the

@@ -11,6 +11,8 @@ package final class ConsoleReporter: Sendable {
     private let githubActions: Bool
     private let total: Int
     private let state = Mutex(State())
+    /// Programs whose emulation warnings were printed (once per program, with its first case).
+    private let warnedPrograms = Mutex(Set<String>())
 
     private struct State {
         /// Results printed.
@@ -32,14 +34,17 @@ package final class ConsoleReporter: Sendable {
 
     /// Prints one finished case; the text is made before the lock is taken.
     package func caseFinished(_ report: CaseReport) {
-        var text = ""
+        // A pass under qemu that fails on x86 hardware: said with the program's first case,
+        // passing or not (other build warnings stay with failures).
+        let hardware = firstEmulationWarnings(report)
+        var text = hardware.map { DisplayText.escape($0.rendered) + "\n" }.joined()
         for group in ResultGroup.groups(of: report) { text += render(group, of: report) }
         if let divergence = report.divergence {
             text +=
                 console.paint("DIVERGE", .red) + " \(report.id.displayEscaped): runners disagree\n"
                 + indent(colorDiff(DisplayText.escapeLines(divergence)))
         }
-        if githubActions { text += GitHubAnnotations.render(report) }
+        if githubActions { text += GitHubAnnotations.render(report) + GitHubAnnotations.render(hardware, program: report.program) }
         state.withLock { state in
             clearProgress(&state.progressShown)
             state.done += report.results.count
@@ -121,9 +126,18 @@ package final class ConsoleReporter: Sendable {
             // Tool output (nasm's `file:line: error:`) stays unindented for problem matchers.
             if !result.detail.isEmpty { text += DisplayText.escapeLines(result.detail) + "\n" }
             text += crash(result)
-            if !result.buildRemarks.isEmpty { text += DisplayText.escapeLines(result.buildRemarks) + "\n" }
+            let remarks = EmulationWarning.removing(from: result.buildRemarks)
+            if !remarks.isEmpty { text += DisplayText.escapeLines(remarks) + "\n" }
             return text
         }
+    }
+
+    /// The emulation warnings of the report's build, the first time its program is reported.
+    private func firstEmulationWarnings(_ report: CaseReport) -> [EmulationWarning] {
+        guard let remarks = report.results.first(where: { !$0.buildRemarks.isEmpty })?.buildRemarks else { return [] }
+        let warnings = EmulationWarning.all(in: remarks)
+        guard !warnings.isEmpty, warnedPrograms.withLock({ $0.insert(report.program).inserted }) else { return [] }
+        return warnings
     }
 
     /// The crash report, indented under its case.

@@ -4,7 +4,8 @@ import Support
 
 /// GitHub Actions workflow commands for failures: `::error file=…,line=…,title=…::message`,
 /// pointing at the `.expect` line of the field that failed (the first error line of a build
-/// failure), with the first lines of the diff in the message.
+/// failure), with the first lines of the diff in the message; and `::warning` for a program's
+/// emulation warnings (`EmulationWarning`), passing or not.
 package enum GitHubAnnotations {
     /// Diff lines carried in one annotation (GitHub shows a few; the log has the rest).
     static let diffLines = 12
@@ -21,6 +22,16 @@ package enum GitHubAnnotations {
             text += ",title=\(escape(title, property: true))::\(escape(body, property: false))\n"
         }
         return text
+    }
+
+    /// One warning annotation per emulation warning of `program` (a pass under qemu that would
+    /// be a failure on x86 hardware), at the line it names.
+    package static func render(_ warnings: [EmulationWarning], program: String) -> String {
+        let title = escape("\(program.displayEscaped): behaves differently on x86 hardware", property: true)
+        return warnings.map { warning in
+            "::warning file=\(escape(warning.path, property: true)),line=\(warning.line),title=\(title)::"
+                + escape(DisplayText.escape(warning.message), property: false) + "\n"
+        }.joined()
     }
 
     /// The first lines of the diffs (or of the tool's output, for a build failure).

@@ -3,7 +3,8 @@ import Suite
 import Support
 
 /// JUnit XML: one `<testsuite>` per program, one `<testcase>` per case and runner; the failure
-/// text is the diff. CI systems (GitHub, GitLab, Jenkins) show it as a test report.
+/// text is the diff; a passing case's emulation warnings are its `<system-err>`. CI systems
+/// (GitHub, GitLab, Jenkins) show it as a test report.
 package enum JUnitReport {
     package static func render(_ outcome: SuiteOutcome, seconds: Double) -> String {
         var tally = Tally()
@@ -33,7 +34,7 @@ package enum JUnitReport {
                     "    <testcase classname=\"\(escape(program.displayEscaped))\" name=\"\(escape("\(report.caseName) [\(result.runner)]".displayEscaped))\" time=\"\(format(result.duration))\""
                 var body = ""
                 switch result.status {
-                case .pass: break
+                case .pass: body = emulationWarnings(result)
                 case .skip, .interrupted: body = "      <skipped message=\"\(escape(DisplayText.escape(result.message)))\"/>\n"
                 case .xfail: body = "      <system-out>\(escape(DisplayText.escape(result.message)))</system-out>\n"
                 case .fail, .timeout:
@@ -48,6 +49,13 @@ package enum JUnitReport {
             xml += "  </testsuite>\n"
         }
         return xml + "</testsuites>\n"
+    }
+
+    /// A passing case's emulation warnings (its failures carry every build warning already).
+    private static func emulationWarnings(_ result: RunnerResult) -> String {
+        let warnings = EmulationWarning.all(in: result.buildRemarks)
+        guard !warnings.isEmpty else { return "" }
+        return "      <system-err>\(escape(warnings.map { DisplayText.escape($0.rendered) }.joined(separator: "\n")))</system-err>\n"
     }
 
     private static func failureText(_ result: RunnerResult, _ report: CaseReport) -> String {

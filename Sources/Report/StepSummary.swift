@@ -34,8 +34,24 @@ package enum StepSummary {
                 text += fenced(DisplayText.escapeLines(lines.joined(separator: "\n"))) + "\n</details>\n\n"
             }
         }
+        text += emulationSection(reports)
         for section in sections { text += section + "\n" }
         return text + "Time: \(String(format: "%.2f", seconds)) s\n\n"
+    }
+
+    /// The programs' emulation warnings, once each, passing or not: a pass under qemu that
+    /// would be a failure on x86 hardware.
+    static func emulationSection(_ reports: [CaseReport]) -> String {
+        var programs: Set<String> = []
+        var lines: [String] = []
+        for report in reports where !programs.contains(report.program) {
+            let warnings = EmulationWarning.all(in: report.results.first { !$0.buildRemarks.isEmpty }?.buildRemarks ?? "")
+            guard !warnings.isEmpty else { continue }
+            programs.insert(report.program)
+            lines += warnings.map { "- " + cell($0.rendered) + "\n" }
+        }
+        guard !lines.isEmpty else { return "" }
+        return "**Behaves differently on x86 hardware than under emulation:**\n\n" + lines.prefix(maxRows).joined() + "\n"
     }
 
     /// Text for one table cell: control characters escaped as the console shows them (a name

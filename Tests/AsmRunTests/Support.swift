@@ -127,10 +127,10 @@ enum Fixture {
         try SpawnGate.exclusive { try AtomicFile.write(Array(text.utf8), to: path, mode: 0o644, keepingMode: false) }
     }
 
-    /// Runs the built `asmrun` binary and captures everything.
+    /// Runs the built `asmrun` binary (or `executable`, a shell that runs it) and captures everything.
     static func asmrun(
         _ arguments: [String], in directory: String? = nil, environment extra: [String: String] = [:],
-        stdin: String = ""
+        stdin: String = "", executable: String = binary
     ) throws -> (stdout: String, stderr: String, status: Termination) {
         var environment = Self.environment
         environment["NO_COLOR"] = "1"
@@ -140,7 +140,7 @@ enum Fixture {
         options.stdin = .bytes(Array(stdin.utf8))
         options.timeout = 120
         let result = try PosixLauncher(path: environment["PATH"]).run(
-            Command(binary, arguments, environment: environment, workingDirectory: directory), options: options)
+            Command(executable, arguments, environment: environment, workingDirectory: directory), options: options)
         return (String(decoding: result.stdout, as: UTF8.self), String(decoding: result.stderr, as: UTF8.self), result.termination)
     }
 
