@@ -1,8 +1,9 @@
 /// Byte-level pieces of nasm's syntax the syscall check reads lines with: the code before a `;`
 /// comment (quotes respected), words, comma-separated operands and numbers. Lines are slices of
-/// the file's bytes (or of a macro's expanded line): nothing is copied to read them.
+/// the file's bytes (or of a macro's expanded line), read in place: no copy, no reference
+/// counting per slice (valid only while the buffer is, so a slice kept is made an array).
 enum AsmLex {
-    typealias Bytes = ArraySlice<UInt8>
+    typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
 
     /// The line's code: up to a `;` outside quotes, without surrounding blanks or a CR.
     static func code(_ line: Bytes) -> Bytes {
@@ -93,11 +94,19 @@ enum AsmLex {
     }
 
     /// `bytes` in lower case, as a string (short words stay inline: no allocation).
-    static func lower(_ bytes: Bytes) -> String {
-        String(decoding: bytes.lazy.map(lowercased), as: UTF8.self)
+    static func lower(_ bytes: some Collection<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            for (offset, byte) in bytes.enumerated() { buffer[offset] = lowercased(byte) }
+            return bytes.count
+        }
     }
 
-    static func string(_ bytes: Bytes) -> String { String(decoding: bytes, as: UTF8.self) }
+    static func string(_ bytes: some Collection<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Calls `body` with `array`'s bytes as a slice to read lines of.
+    static func reading<Result>(_ array: [UInt8], _ body: (Bytes) -> Result) -> Result {
+        array.withUnsafeBufferPointer { body($0[...]) }
+    }
 
     /// Whether `bytes` is `word` (given in lower case) in any case.
     static func equals(_ bytes: Bytes, _ word: StaticString) -> Bool {
@@ -113,8 +122,9 @@ enum AsmLex {
 
     /// An integer as nasm writes one: `60`, `0x3c`, `3ch`, `$3c`, `0o74`, `74q`, `0b111100`,
     /// `111100b`, `0d60`, with `_` separators and a leading `-` or `+`.
-    static func integer(_ bytes: Bytes) -> Int64? {
-        var text = Array(lower(trimmed(bytes)).utf8.filter { $0 != underscore })
+    static func integer(_ bytes: some Collection<UInt8>) -> Int64? {
+        var text = bytes.drop(while: isBlank).map(lowercased).filter { $0 != underscore }
+        while let last = text.last, isBlank(last) { text.removeLast() }
         var negative = false
         if let sign = text.first, sign == minus || sign == plus {
             negative = sign == minus

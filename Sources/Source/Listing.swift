@@ -86,7 +86,8 @@ struct Listing {
     /// The names of the macros instructions came from.
     var macros: [String] = []
     var mnemonics: [String] = [""]
-    private var mnemonicIndex: [String: UInt16] = ["": 0]
+    private var mnemonicIndex = WordTable<UInt16>(capacity: 64)
+    private var repeatedIndex = WordTable<UInt16>(capacity: 4)
     /// Labels by source (non-global labels of one source are not another's).
     var labels: [[String: Int32]] = []
     /// Jump and call targets to resolve once every label is known: the instruction, its source,
@@ -99,13 +100,15 @@ struct Listing {
     /// The instructions the check reads at most, for a program of any size.
     static let capacity = 2_000_000
 
-    /// The index of `mnemonic`, added on first use.
-    mutating func intern(_ mnemonic: String) -> UInt16 {
-        if let known = mnemonicIndex[mnemonic] { return known }
+    /// The index of `mnemonic` (`rep` and it, when `repeated`), added on first use.
+    mutating func intern(_ mnemonic: AsmLex.Bytes, repeated: Bool) -> UInt16 {
+        guard let key = WordKey(mnemonic) else { return 0 }
+        if let known = repeated ? repeatedIndex[key] : mnemonicIndex[key] { return known }
         guard mnemonics.count < Int(UInt16.max) else { return 0 }
-        mnemonics.append(mnemonic)
-        mnemonicIndex[mnemonic] = UInt16(mnemonics.count - 1)
-        return UInt16(mnemonics.count - 1)
+        mnemonics.append((repeated ? "rep " : "") + AsmLex.lower(mnemonic))
+        let index = UInt16(mnemonics.count - 1)
+        if repeated { repeatedIndex[key] = index } else { mnemonicIndex[key] = index }
+        return index
     }
 
     /// Sets each reference's target (a label of its own source first, else another source's)

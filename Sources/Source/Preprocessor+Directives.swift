@@ -90,7 +90,7 @@ extension Preprocessor {
         let quoted = AsmLex.trimmed(rest)
         guard let open = quoted.first, [AsmLex.doubleQuote, AsmLex.singleQuote, AsmLex.backquote, UInt8(ascii: "<")].contains(open),
             quoted.count > 2, let path = includes[AsmLex.string(quoted.dropFirst().dropLast())], depth < Self.depthLimit,
-            let bytes = try? Files.read(path), !bytes.prefix(4096).contains(0)
+            let bytes = contents[path] ?? (try? Files.read(path)), !bytes.prefix(4096).contains(0)
         else {
             listing.incomplete = true
             return
@@ -151,6 +151,7 @@ extension Preprocessor {
         case "endmacro", "endm":
             if definition.depth == 0 {
                 block.definition = nil
+                if let first = definition.name.utf8.first { macroInitials[Int(AsmLex.lowercased(first))] = true }
                 if definition.caseless {
                     caselessMacros[definition.name, default: []].append(definition.macro)
                 } else {
@@ -174,7 +175,9 @@ extension Preprocessor {
             block.repetition = nil
             for _ in 0..<repetition.count {
                 var inner = Block()
-                for line in repetition.body where expansion?.exitedRepetition != true { self.line(line[...], origin, &inner, &expansion) }
+                for line in repetition.body where expansion?.exitedRepetition != true {
+                    AsmLex.reading(line) { self.line($0, origin, &inner, &expansion) }
+                }
                 if expansion?.exitedRepetition == true || exhausted { break }
             }
             expansion?.exitedRepetition = false

@@ -15,48 +15,51 @@ extension Preprocessor {
             guard let next = AsmLex.word(&rest) else { return }
             (word, mayBeLabel) = (next, false)
         }
-        var lowered = AsmLex.lower(word)
+        var known = WordKey(word).flatMap(InstructionTable.word)
         var repeated = false
-        while InstructionTable.prefixes.contains(lowered) {
-            repeated = repeated || lowered.hasPrefix("rep")
+        while case .prefix(let repeats)? = known {
+            repeated = repeated || repeats
             guard let next = AsmLex.word(&rest) else { return }
-            (word, lowered, mayBeLabel) = (next, AsmLex.lower(next), false)
+            (word, known, mayBeLabel) = (next, WordKey(next).flatMap(InstructionTable.word), false)
         }
-        if lowered == "times" {
+        if known == .times {
             // `times COUNT instruction`: the count is an expression; the instruction is the first
             // word the check knows.
-            guard let known = AsmLex.words(rest).first(where: isKnown) else { return }
-            (word, lowered, mayBeLabel) = (known, AsmLex.lower(known), false)
-            rest = AsmLex.trimmed(rest[known.endIndex...])
+            guard let found = AsmLex.words(rest).first(where: isKnown) else { return }
+            (word, known, mayBeLabel) = (found, WordKey(found).flatMap(InstructionTable.word), false)
+            rest = AsmLex.trimmed(rest[found.endIndex...])
         }
-        classify(word, lowered, rest, repeated: repeated, origin, mayBeLabel: mayBeLabel, substitutions: substitutions)
+        classify(word, known, rest, repeated: repeated, origin, mayBeLabel: mayBeLabel, substitutions: substitutions)
     }
 
     private mutating func classify(
-        _ word: AsmLex.Bytes, _ lowered: String, _ rest: AsmLex.Bytes, repeated: Bool, _ origin: Origin, mayBeLabel: Bool,
-        substitutions: Int
+        _ word: AsmLex.Bytes, _ known: InstructionTable.Word?, _ rest: AsmLex.Bytes, repeated: Bool, _ origin: Origin,
+        mayBeLabel: Bool, substitutions: Int
     ) {
-        if let candidates = macro(named: word, lowered) { return invoke(candidates, name: AsmLex.string(word), rest, origin) }
+        if let candidates = macro(named: word) { return invoke(candidates, name: AsmLex.string(word), rest, origin) }
         if let definition = symbols.definition(word) {
             guard definition.parameters.isEmpty, substitutions < 4 else { return barrier(origin) }
-            return statement(AsmLex.trimmed((definition.body + [AsmLex.space] + rest)[...]), origin, substitutions: substitutions + 1)
+            return AsmLex.reading(definition.body + [AsmLex.space] + rest) {
+                statement(AsmLex.trimmed($0), origin, substitutions: substitutions + 1)
+            }
         }
-        switch lowered {
-        case "equ":
-            symbols.numbers[lastLabel] = symbols.value(rest)
-            return
-        case "section", "segment": return section(rest, origin)
-        case "absolute":
-            inCode = false
-            return
-        case "struc":
-            inStructure = true
-            return
-        default: break
+        switch known {
+        case .instruction(let kind, let traits)?: return instruction(kind, traits, word, rest, repeated, origin)
+        case .equ?: symbols.numbers[lastLabel] = symbols.value(rest)
+        case .section?: section(rest, origin)
+        case .absolute?: inCode = false
+        case .structure?: inStructure = true
+        case .data?: barrier(origin)
+        case .directive?, .prefix?, .times?: break
+        case nil: unknown(word, rest, repeated: repeated, origin, mayBeLabel: mayBeLabel, substitutions: substitutions)
         }
-        if InstructionTable.data.contains(lowered) { return barrier(origin) }
-        if InstructionTable.directives.contains(lowered) { return }
-        if let kind = InstructionTable.kind(lowered) { return instruction(kind, lowered, rest, repeated, origin) }
+    }
+
+    /// A word the check does not know: a label (alone, or before a known word), else an
+    /// instruction it has no entry for.
+    private mutating func unknown(
+        _ word: AsmLex.Bytes, _ rest: AsmLex.Bytes, repeated: Bool, _ origin: Origin, mayBeLabel: Bool, substitutions: Int
+    ) {
         if rest.isEmpty {
             // An unknown word alone is a label to nasm (`sycall`); where a macro may hide behind
             // it (an include the check could not read), nothing is followed past it either.
@@ -65,65 +68,65 @@ extension Preprocessor {
         }
         var after = rest
         if mayBeLabel, let next = AsmLex.word(&after), isKnown(next) {
-            if AsmLex.equals(next, "equ") {
+            let known = WordKey(next).flatMap(InstructionTable.word)
+            if known == .equ {
                 symbols.numbers[AsmLex.string(word)] = symbols.value(after)
                 return
             }
             label(word)
-            return classify(next, AsmLex.lower(next), after, repeated: repeated, origin, mayBeLabel: false, substitutions: substitutions)
+            return classify(next, known, after, repeated: repeated, origin, mayBeLabel: false, substitutions: substitutions)
         }
-        instruction(listing.incomplete ? nil : .write, lowered, rest, repeated, origin)
+        if listing.incomplete { return barrier(origin) }
+        instruction(.write, [], word, rest, repeated, origin)
     }
 
-    /// The macros named `word` (`%macro` in its case, `%imacro` in any).
-    private func macro(named word: AsmLex.Bytes, _ lowered: String) -> [Macro]? {
-        if macros.isEmpty && caselessMacros.isEmpty { return nil }
-        return macros[AsmLex.string(word)] ?? caselessMacros[lowered]
+    /// The macros named `word` (`%macro` in its case, `%imacro` in any); most words are ruled
+    /// out by their first byte without a lookup.
+    private func macro(named word: AsmLex.Bytes) -> [Macro]? {
+        guard let first = word.first, macroInitials[Int(AsmLex.lowercased(first))] else { return nil }
+        return macros[AsmLex.string(word)] ?? caselessMacros[AsmLex.lower(word)]
     }
 
     /// A word that starts a line's real content: a mnemonic, prefix, directive, data or macro.
     private func isKnown(_ word: AsmLex.Bytes) -> Bool {
-        let lowered = AsmLex.lower(word)
-        return InstructionTable.kind(lowered) != nil || InstructionTable.prefixes.contains(lowered)
-            || InstructionTable.data.contains(lowered)
-            || InstructionTable.directives.contains(lowered) || ["equ", "times", "section", "segment"].contains(lowered)
-            || macro(named: word, lowered) != nil
+        WordKey(word).flatMap(InstructionTable.word) != nil || macro(named: word) != nil
     }
 
     /// Expands a macro use here: its body, parameters in place, as lines of this line.
     private mutating func invoke(_ candidates: [Macro], name: String, _ rest: AsmLex.Bytes, _ origin: Origin) {
-        var arguments = AsmLex.split(rest, braces: true)
+        var arguments = AsmLex.split(rest, braces: true).map(Array.init)
         guard let macro = candidates.first(where: { ($0.minimum...$0.maximum).contains(arguments.count) }) ?? candidates.first,
             depth < Self.depthLimit
         else { return barrier(origin) }
         if macro.greedy && macro.maximum > 0 && arguments.count > macro.maximum {
-            let tail = arguments[(macro.maximum - 1)...].map(Array.init).joined(separator: [AsmLex.comma, AsmLex.space])
-            arguments = Array(arguments[..<(macro.maximum - 1)]) + [Array(tail)[...]]
+            let tail = arguments[(macro.maximum - 1)...].joined(separator: [AsmLex.comma, AsmLex.space])
+            arguments = Array(arguments[..<(macro.maximum - 1)]) + [Array(tail)]
         }
         depth += 1
         defer { depth -= 1 }
         invocations += 1
-        var expansion: Expansion? = Expansion(arguments: arguments.map(Array.init), id: invocations, name: name)
+        var expansion: Expansion? = Expansion(arguments: arguments, id: invocations, name: name)
         var here = origin
         if here.macro < 0 {
             here.macro = Int32(listing.macros.count)
             listing.macros.append(name)
         }
         var block = Block()
-        for line in macro.body where expansion?.exitedMacro != true && !exhausted { self.line(line[...], here, &block, &expansion) }
+        for line in macro.body where expansion?.exitedMacro != true && !exhausted {
+            AsmLex.reading(line) { self.line($0, here, &block, &expansion) }
+        }
     }
 
-    /// An instruction of the code (outside code sections, nothing); `nil`: one the check cannot
-    /// read, a stop.
+    /// An instruction of the code (outside code sections, nothing).
     private mutating func instruction(
-        _ kind: InstructionTable.Kind?, _ mnemonic: String, _ rest: AsmLex.Bytes, _ repeated: Bool, _ origin: Origin
+        _ kind: InstructionTable.Kind, _ traits: InstructionTable.Traits, _ mnemonic: AsmLex.Bytes, _ rest: AsmLex.Bytes,
+        _ repeated: Bool, _ origin: Origin
     ) {
         guard inCode else { return }
-        guard let kind else { return barrier(origin) }
         let decoder = InstructionDecoder(symbols: symbols, previous: listing.instructions.last)
-        var (instruction, target) = decoder.decode(kind, mnemonic, AsmLex.split(rest), repeated: repeated)
+        var (instruction, target) = decoder.decode(kind, traits, AsmLex.split(rest), repeated: repeated)
         (instruction.file, instruction.line, instruction.macro) = (origin.file, origin.line, origin.macro)
-        instruction.mnemonic = listing.intern(repeated && kind == .string ? "rep " + mnemonic : mnemonic)
+        instruction.mnemonic = listing.intern(mnemonic, repeated: repeated && kind == .string)
         if let target {
             listing.references.append((Int32(listing.instructions.count), unit, qualified(AsmLex.string(target))))
         }
@@ -174,10 +177,14 @@ extension Preprocessor {
     /// `section NAME [attributes]`: code goes on where the same code section left off; another
     /// code section starts after a stop; other sections hold no code.
     private mutating func section(_ rest: AsmLex.Bytes, _ origin: Origin) {
-        let words = AsmLex.words(rest).map(AsmLex.lower)
-        guard let name = words.first else { return }
+        let words = AsmLex.words(rest)
+        guard let first = words.first else { return }
+        let name = AsmLex.lower(first)
         let attributes = words.dropFirst()
-        guard name.contains("text") ? !attributes.contains("noexec") : attributes.contains("exec") else {
+        let text = name.hasPrefix(".text") || name.hasSuffix("text")
+        guard
+            text ? !attributes.contains(where: { AsmLex.equals($0, "noexec") }) : attributes.contains(where: { AsmLex.equals($0, "exec") })
+        else {
             inCode = false
             return
         }

@@ -51,9 +51,13 @@ struct Preprocessor {
     var symbols: Symbols
     /// Include names as written, with the files they resolved to.
     let includes: [String: String]
+    /// Files already read, by path.
+    let contents: [String: [UInt8]]
     var macros: [String: [Macro]] = [:]
     /// `%imacro`s, by their lower-case name.
     var caselessMacros: [String: [Macro]] = [:]
+    /// The first bytes (in lower case) of the macros' names: other words are no macro.
+    var macroInitials = [Bool](repeating: false, count: 256)
     /// The last non-local label: `.x` is `scope.x`.
     var scope = ""
     var lastLabel = ""
@@ -71,10 +75,11 @@ struct Preprocessor {
     static let workLimit = 8_000_000
     static let depthLimit = 16
 
-    init(listing: Listing, unit: Int, defines: [String], includes: [String: String]) {
+    init(listing: Listing, unit: Int, defines: [String], includes: [String: String], contents: [String: [UInt8]] = [:]) {
         self.listing = listing
         self.unit = unit
         self.includes = includes
+        self.contents = contents
         symbols = Symbols(commandLine: defines)
         self.listing.labels.append([:])
     }
@@ -87,22 +92,22 @@ struct Preprocessor {
         var expansion: Expansion?
         var start = bytes.starts(with: [0xef, 0xbb, 0xbf]) ? 3 : 0
         var number: Int32 = 0
-        while start <= bytes.count && !exhausted {
-            let end = Self.lineEnd(bytes, from: start)
-            number += 1
-            line(bytes[start..<end], Origin(file: file, line: number), &block, &expansion)
-            start = end + 1
+        bytes.withUnsafeBufferPointer { buffer in
+            while start <= buffer.count && !exhausted {
+                let end = Self.lineEnd(buffer, from: start)
+                number += 1
+                line(buffer[start..<end], Origin(file: file, line: number), &block, &expansion)
+                start = end + 1
+            }
         }
     }
 
-    /// The index of the newline ending the line at `start`, or the end of `bytes`.
-    private static func lineEnd(_ bytes: [UInt8], from start: Int) -> Int {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard start < buffer.count, let base = buffer.baseAddress,
-                let found = memchr(base + start, Int32(AsmLex.newline), buffer.count - start)
-            else { return buffer.count }
-            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-        }
+    /// The index of the newline ending the line at `start`, or the end of `buffer`.
+    private static func lineEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard start < buffer.count, let base = buffer.baseAddress,
+            let found = memchr(base + start, Int32(AsmLex.newline), buffer.count - start)
+        else { return buffer.count }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     /// One line of a file, a macro body or a `%rep` body.
@@ -114,8 +119,12 @@ struct Preprocessor {
         }
         if block.definition != nil { return collectDefinition(raw, &block) }
         if block.repetition != nil { return collectRepetition(raw, origin, &block, &expansion) }
-        let text = expansion.map { substitute(raw, $0)[...] } ?? raw
-        let code = AsmLex.code(text)
+        guard let current = expansion else { return handle(AsmLex.code(raw), origin, &block, &expansion) }
+        AsmLex.reading(substitute(raw, current)) { handle(AsmLex.code($0), origin, &block, &expansion) }
+    }
+
+    /// A line's code: a directive, or a statement where the code is not skipped.
+    private mutating func handle(_ code: AsmLex.Bytes, _ origin: Origin, _ block: inout Block, _ expansion: inout Expansion?) {
         guard let first = code.first else { return }
         if first == AsmLex.percent { return directive(code, origin, &block, &expansion) }
         if block.active { statement(code, origin) }

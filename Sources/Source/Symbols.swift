@@ -30,9 +30,9 @@ struct Symbols {
 
     mutating func define(_ name: String, parameters: [String] = [], body: [UInt8], caseless: Bool = false) {
         userDefined = true
-        let definition = Define(parameters: parameters, body: Array(AsmLex.trimmed(body[...])))
+        let definition = Define(parameters: parameters, body: AsmLex.reading(body) { Array(AsmLex.trimmed($0)) })
         if caseless { self.caseless[name.lowercased()] = definition } else { defines[name] = definition }
-        if parameters.isEmpty, let value = self.value(definition.body[...]) { numbers[name] = value }
+        if parameters.isEmpty, let value = AsmLex.reading(definition.body, self.value) { numbers[name] = value }
     }
 
     mutating func undefine(_ name: String) {
@@ -47,14 +47,21 @@ struct Symbols {
         return defines[AsmLex.string(word)] ?? (caseless.isEmpty ? nil : caseless[AsmLex.lower(word)])
     }
 
-    /// `word`, or the word a chain of parameterless `%define`s makes of it (`counter` → `rcx`).
-    func alias(_ word: AsmLex.Bytes) -> AsmLex.Bytes {
-        var current = word
+    /// The word a chain of parameterless `%define`s makes of `word` (`counter` → `rcx`); `nil`
+    /// when none applies.
+    func alias(_ word: AsmLex.Bytes) -> [UInt8]? {
+        guard var definition = definition(word), definition.parameters.isEmpty else { return nil }
+        var current: [UInt8]?
         for _ in 0..<4 {
-            guard let definition = definition(current), definition.parameters.isEmpty else { return current }
-            var rest = definition.body[...]
-            guard let single = AsmLex.word(&rest), rest.isEmpty else { return current }
+            let single = AsmLex.reading(definition.body) { body -> [UInt8]? in
+                var rest = body
+                guard let single = AsmLex.word(&rest), rest.isEmpty else { return nil }
+                return Array(single)
+            }
+            guard let single else { break }
             current = single
+            guard let next = AsmLex.reading(single, self.definition), next.parameters.isEmpty else { break }
+            definition = next
         }
         return current
     }
@@ -66,19 +73,18 @@ struct Symbols {
         var rest = text
         guard let word = AsmLex.word(&rest), rest.isEmpty else { return nil }
         if let number = numbers[AsmLex.string(word)] { return number }
-        let aliased = alias(word)
-        return aliased == word ? nil : AsmLex.integer(aliased) ?? numbers[AsmLex.string(aliased)]
+        guard let aliased = alias(word) else { return nil }
+        return AsmLex.integer(aliased) ?? numbers[AsmLex.string(aliased)]
     }
 
     /// Whether `%if`'s expression holds: an integer, a name of one, or two compared with `==`,
     /// `=`, `!=`, `<>`, `<`, `>`, `<=`, `>=`; `nil` when the check cannot tell.
     func holds(_ expression: AsmLex.Bytes) -> Bool? {
         if let value = value(expression) { return value != 0 }
-        let bytes = Array(expression)
         for symbol in ["==", "!=", "<>", "<=", ">=", "=", "<", ">"] {
             let operator_ = Array(symbol.utf8)
-            guard let found = bytes.firstRange(of: operator_) else { continue }
-            guard let left = value(bytes[..<found.lowerBound]), let right = value(bytes[found.upperBound...]) else { return nil }
+            guard let found = expression.indices.first(where: { expression[$0...].starts(with: operator_) }) else { continue }
+            guard let left = value(expression[..<found]), let right = value(expression[(found + operator_.count)...]) else { return nil }
             switch symbol {
             case "==", "=": return left == right
             case "!=", "<>": return left != right
@@ -96,7 +102,10 @@ struct Symbols {
         let sides = AsmLex.split(arguments)
         guard sides.count == 2 else { return nil }
         let texts = sides.map { side in
-            AsmLex.words(side).map { word in ignoringCase ? AsmLex.lower(alias(word)) : AsmLex.string(alias(word)) }
+            AsmLex.words(side).map { word in
+                let name = alias(word) ?? Array(word)
+                return ignoringCase ? AsmLex.lower(name) : AsmLex.string(name)
+            }
         }
         return texts[0] == texts[1]
     }

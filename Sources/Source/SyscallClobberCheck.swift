@@ -1,4 +1,3 @@
-import Glibc
 import Support
 
 /// On x86 hardware `syscall` overwrites rcx (with the address of the next instruction) and r11
@@ -66,7 +65,7 @@ package enum SyscallClobberCheck {
             }
             var defines = program.settings.defines
             if source.path != program.main.path { defines += source.settings.defines }
-            var reader = Preprocessor(listing: listing, unit: unit, defines: defines, includes: includes)
+            var reader = Preprocessor(listing: listing, unit: unit, defines: defines, includes: includes, contents: contents)
             if let bytes = contents[source.path] {
                 reader.process(path: source.path, bytes: bytes)
                 reader.finish()

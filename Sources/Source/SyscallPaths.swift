@@ -4,9 +4,9 @@
 /// is followed into the function and back; a `ret` goes back where the followed call was made,
 /// or, when the syscall's own function returns, to after every call of that function. Paths stop
 /// at indirect jumps, external calls, data, and where code would fall into another function.
-/// Every path is a state (instruction, bytes still overwritten, calls followed), visited once;
-/// the work per syscall and in all is bounded, so a large or pathological program costs at
-/// most `totalBudget` steps.
+/// Every path is a state (instruction, bytes still overwritten, calls followed), visited once
+/// whatever the syscall it came from; the work per syscall and in all is bounded, so a large or
+/// pathological program costs at most `totalBudget` steps.
 struct SyscallPaths {
     /// A read of an overwritten register: where, which, after which syscall, and the call
     /// returned to on the way (-1: none).
@@ -25,11 +25,19 @@ struct SyscallPaths {
     }
 
     private struct State: Hashable {
+        /// A hash of what tells most states apart (arrays hashed in full cost more than the rest).
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(Int64(index) << 32 | Int64(context) << 8 | Int64(mask))
+            hasher.combine(stack.last ?? -1)
+            hasher.combine(saved.count)
+        }
+
         var index: Int32
         var mask: UInt8
-        /// Where the path is (the syscall, or the call it returned to): a `ret` with no followed
-        /// call returns from the functions holding it.
-        var anchor: Int32
+        /// The functions the path is in (those of the syscall, or of the call it returned to),
+        /// as an index into `contexts`: a `ret` with no followed call returns from them. Paths
+        /// from syscalls of the same functions share their states.
+        var context: Int32
         /// Return addresses of the calls followed.
         var stack: [Int32]
         /// What was pushed on the way: `push rcx` / `pop rcx` saves and restores the overwritten
@@ -45,9 +53,13 @@ struct SyscallPaths {
     private var endings: Set<Int32> = []
     private var predecessors: (offsets: [Int32], sources: [Int32])?
     private var functions: [Int32: [Int32]] = [:]
+    /// Sets of functions paths are in (`State.context`).
+    private var contexts: [[Int32]] = []
+    private var contextIndex: [[Int32]: Int32] = [:]
     private var budget = SyscallPaths.totalBudget
+    private var visited = [Set<State>(minimumCapacity: 64), Set<State>(minimumCapacity: 64)]
 
-    static let totalBudget = 4_000_000
+    static let totalBudget = 2_000_000
     static let searchBudget = 200_000
     static let callDepth = 8
 
@@ -84,7 +96,12 @@ struct SyscallPaths {
     }
 
     private mutating func search(from syscall: Int32, _ register: ClobberedRegister, into found: inout [Finding]) {
-        var visited = Set<State>()
+        // One set per register for every search: a state reached again, from another syscall,
+        // leads to the reads already found from it (each read is reported once), so the work in
+        // all is the number of states, not that times the number of syscalls.
+        var visited = self.visited[register.rawValue]
+        self.visited[register.rawValue] = []
+        defer { self.visited[register.rawValue] = visited }
         var work: [(state: State, via: Int32)] = []
         func visit(_ state: State, _ via: Int32, falling: Bool) {
             guard state.index >= 0, Int(state.index) < instructions.count else { return }
@@ -93,7 +110,7 @@ struct SyscallPaths {
             if falling && instructions[Int(state.index)].callEntry { return }
             if visited.insert(state).inserted { work.append((state, via)) }
         }
-        visit(State(index: syscall + 1, mask: 0xff, anchor: syscall, stack: []), -1, falling: true)
+        visit(State(index: syscall + 1, mask: 0xff, context: context(of: syscall), stack: []), -1, falling: true)
         var steps = 0
         while let (before, via) = work.popLast(), steps < Self.searchBudget, budget > 0 {
             steps += 1
@@ -163,10 +180,22 @@ struct SyscallPaths {
             back.index = address
             return [(back, via)]
         }
-        return functions(containing: state.anchor).flatMap { entry in
-            (callers[entry] ?? []).map { call in (State(index: call + 1, mask: state.mask, anchor: call, stack: []), via >= 0 ? via : call)
+        var targets: [(State, Int32)] = []
+        for entry in contexts[Int(state.context)] {
+            for call in callers[entry] ?? [] {
+                targets.append((State(index: call + 1, mask: state.mask, context: context(of: call), stack: []), via >= 0 ? via : call))
             }
         }
+        return targets
+    }
+
+    /// The index in `contexts` of the functions `index` is in.
+    private mutating func context(of index: Int32) -> Int32 {
+        let entries = functions(containing: index)
+        if let known = contextIndex[entries] { return known }
+        contexts.append(entries)
+        contextIndex[entries] = Int32(contexts.count - 1)
+        return Int32(contexts.count - 1)
     }
 
     /// The first instructions of the functions `index` is in: the function entries its code is
@@ -187,6 +216,7 @@ struct SyscallPaths {
                 queue.append(source)
             }
         }
+        entries.sort()
         functions[index] = entries
         return entries
     }

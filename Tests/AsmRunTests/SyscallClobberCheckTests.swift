@@ -159,6 +159,13 @@ struct SyscallClobberCheckTests {
         #expect(lines(loop) == [3])
     }
 
+    @Test func aReadReachedFromSeveralSyscallsIsReportedOnce() {
+        let text = "_start:\nmov eax, 0\nsyscall\njmp join\nother:\nmov eax, 1\nsyscall\njoin:\ndec rcx\nmov eax, 60\nsyscall"
+        let found = warnings(text)
+        #expect(found.map(\.line) == [9])
+        #expect(found.first?.message.contains("after the syscall at t.asm:3,") == true)
+    }
+
     @Test func localLabelsBelongToTheirFunction() {
         let text = """
             _start:
