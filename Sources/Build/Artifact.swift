@@ -21,6 +21,9 @@ package struct Artifact: Sendable {
     /// The headers the C compiler read (its `-MMD` list, or the cache's record of it): inputs
     /// of the build as much as the sources are.
     package var headers: [String] = []
+    /// Built with DWARF line tables (`-g`): it names its own lines; the classic build needs the
+    /// debug build's (`ArtifactStore.debugBuild`).
+    package var debugInfo = false
 
     package init(
         executable: String, format: ObjectFormat, warnings: String, notes: [String], dynamic: Bool = false, headers: [String] = []

@@ -6,8 +6,11 @@ extension ArtifactStore {
     /// link mode follows from the objects, so their keys stand for it.
     func linkKey(_ objectKeys: [String], _ plan: BuildPlan, _ toolchain: Toolchain) -> String {
         var digest = SHA256()
-        digest.update(field: "asmrun-executable-1")
+        // The version names asmrun's own link arguments (`LinkDecision.command`), which the key
+        // does not list: 2, the classic `ld` without `-z noexecstack`.
+        digest.update(field: "asmrun-executable-2")
         digest.update(field: plan.format.rawValue)
+        digest.update(field: plan.debugInfo ? "debug" : "classic")
         digest.update(field: plan.linkMode.rawValue)
         for key in objectKeys { digest.update(field: key) }
         for flag in plan.linkFlags { digest.update(field: flag) }

@@ -63,11 +63,14 @@ package final class ArtifactStore: Sendable {
         }
     }
 
-    /// Returns a runnable executable for `program`, from the cache or freshly built. Code nasm
-    /// rejects as 64-bit, in a program that never said which it is, is built again as elf32.
-    package func build(_ program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)? = nil) throws -> Artifact {
+    /// Returns a runnable executable for `program`, from the cache or freshly built: the classic
+    /// build, or with `debugInfo` the one with DWARF line tables (`BuildPlan.debugInfo`). Code
+    /// nasm rejects as 64-bit, in a program that never said which it is, is built again as elf32.
+    package func build(
+        _ program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)? = nil, debugInfo: Bool = false
+    ) throws -> Artifact {
         do {
-            return try attempt(program, toolchain: toolchain, trace: trace, notes: [])
+            return try attempt(program, toolchain: toolchain, trace: trace, notes: [], debugInfo: debugInfo)
         } catch let failure as BuildFailure
             where failure.rejects64BitCode && program.settings.format == nil && !program.assembly.contains(where: \.declaresBits32)
         {
@@ -75,15 +78,15 @@ package final class ArtifactStore: Sendable {
             retried.settings.format = .elf32
             let note =
                 "asmrun: \(failure.source): nasm rejects it as 64-bit code, so it was built as elf32; say `bits 32` or `; asmrun: format elf32`"
-            return try attempt(retried, toolchain: toolchain, trace: trace, notes: [note])
+            return try attempt(retried, toolchain: toolchain, trace: trace, notes: [note], debugInfo: debugInfo)
         }
     }
 
     private func attempt(
-        _ program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)?, notes: [String]
+        _ program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)?, notes: [String], debugInfo: Bool
     ) throws -> Artifact {
         let index = counter.add(1, ordering: .relaxed).newValue
-        var plan = try BuildPlan(program: program, toolchain: toolchain, directory: scratch, prefix: "\(index)-")
+        var plan = try BuildPlan(program: program, toolchain: toolchain, directory: scratch, prefix: "\(index)-", debugInfo: debugInfo)
         let builder = Builder(launcher: launcher, trace: trace)
         let notes = notes + program.assembly.compactMap(\.formatRemark).map { "asmrun: " + $0 }
         // The objects exist only once a compile step was taken (a hit on the executable takes none).
@@ -104,6 +107,7 @@ package final class ArtifactStore: Sendable {
                 executable: hit.path, format: plan.format, warnings: hit.warnings, notes: notes, dynamic: hit.dynamic,
                 headers: headers(of: plan, program: program))
             artifact.length = hit.length
+            artifact.debugInfo = plan.debugInfo
             return artifact
         }
         var warnings = ""
@@ -156,6 +160,7 @@ package final class ArtifactStore: Sendable {
             executable: kept.path, format: plan.format, warnings: warnings, notes: notes,
             dynamic: ElfSymbols.hasInterpreter(kept.head), headers: headers(of: plan, program: program))
         artifact.length = kept.length
+        artifact.debugInfo = plan.debugInfo
         return artifact
     }
 

@@ -25,9 +25,15 @@ package struct BuildPlan: Sendable, Equatable {
     /// The link mode asked for (`auto` is decided from the symbols).
     package var linkMode: LinkMode
     package var linkFlags: [String]
+    /// Assembled with `-g -F dwarf` and compiled with `-g`: DWARF line tables for gdb. Off, the
+    /// build is the classic `nasm -f FORMAT … && ld …`, whose file bytes a program may see (the
+    /// rest of the page after `.data` is mapped from the file: a debug build puts
+    /// `.debug_aranges` there, the classic one `.symtab`).
+    package var debugInfo: Bool
 
     /// Plans `program` with its objects and executable in `directory`, names starting `prefix`.
-    package init(program: Program, toolchain: Toolchain, directory: String, prefix: String) throws {
+    package init(program: Program, toolchain: Toolchain, directory: String, prefix: String, debugInfo: Bool = false) throws {
+        self.debugInfo = debugInfo
         format = program.format
         linkMode = program.settings.link
         linkFlags = program.settings.linkFlags
@@ -36,22 +42,23 @@ package struct BuildPlan: Sendable, Equatable {
         var compiles: [CompileStep] = []
         for (index, source) in program.assembly.enumerated() {
             let object = directory + "/\(prefix)\(index)-\(source.stem).o"
-            compiles.append(try Self.assemble(source, of: program, format: format, toolchain: toolchain, object: object))
+            compiles.append(
+                try Self.assemble(source, of: program, format: format, toolchain: toolchain, object: object, debugInfo: debugInfo))
         }
         for (index, source) in program.cSources.enumerated() {
             let stem = PathName.removingExtension(PathName.lastComponent(of: source.path))
             let object = directory + "/\(prefix)c\(index)-\(stem).o"
-            compiles.append(try Self.compile(source, of: program, format: format, toolchain: toolchain, object: object))
+            compiles.append(
+                try Self.compile(source, of: program, format: format, toolchain: toolchain, object: object, debugInfo: debugInfo))
         }
         self.compiles = compiles
     }
 
-    /// `nasm -f FORMAT -I … -D … -o OBJECT SOURCE`.
+    /// `nasm -f FORMAT [-g -F dwarf] -I … -D … -o OBJECT SOURCE`.
     private static func assemble(
-        _ source: SourceFile, of program: Program, format: ObjectFormat, toolchain: Toolchain, object: String
+        _ source: SourceFile, of program: Program, format: ObjectFormat, toolchain: Toolchain, object: String, debugInfo: Bool
     ) throws -> CompileStep {
-        // Always with DWARF line tables: a crash names its source line; nasm is no slower for it.
-        var arguments = ["-f", format.rawValue, "-g", "-F", "dwarf"]
+        var arguments = ["-f", format.rawValue] + (debugInfo ? ["-g", "-F", "dwarf"] : [])
         var defines = program.settings.defines
         if source.path != program.main.path { defines += source.settings.defines }
         for directory in program.includeDirectories(for: source) {
@@ -64,13 +71,16 @@ package struct BuildPlan: Sendable, Equatable {
             dependencyFile: nil)
     }
 
-    /// `cc -c [-m32] FLAGS -MMD -MF DEPS -o OBJECT SOURCE`.
+    /// `cc -c [-m32] [-g] FLAGS -MMD -MF DEPS -o OBJECT SOURCE`.
     private static func compile(
-        _ source: CSourceFile, of program: Program, format: ObjectFormat, toolchain: Toolchain, object: String
+        _ source: CSourceFile, of program: Program, format: ObjectFormat, toolchain: Toolchain, object: String, debugInfo: Bool
     ) throws -> CompileStep {
         let bits = format == .elf32 && toolchain.host.runsX86_64 ? ["-m32"] : []
         let dependencies = object + ".d"
-        let arguments = bits + ["-c", "-g"] + program.settings.cFlags + ["-MMD", "-MF", dependencies, "-o", object, operand(source.path)]
+        let arguments =
+            bits + ["-c"] + (debugInfo ? ["-g"] : []) + program.settings.cFlags + [
+                "-MMD", "-MF", dependencies, "-o", object, operand(source.path),
+            ]
         return CompileStep(
             source: source.path, language: .c, command: Command(try toolchain.compilerDriver(for: format), arguments),
             object: object, dependencyFile: dependencies)

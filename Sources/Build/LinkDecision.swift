@@ -42,10 +42,11 @@ package enum LinkDecision {
     ) throws -> Command {
         let inputs = objects + plan.prebuilt.map(BuildPlan.operand)
         if driver == .linker {
+            // The classic `ld x.o`, flag for flag: its program headers (no PT_GNU_STACK without a
+            // note asking for one) are in the program's first page, and a 32-bit program without
+            // one may execute its data natively (the kernel's READ_IMPLIES_EXEC), as it does there.
             let emulation = plan.format == .elf64 ? "elf_x86_64" : "elf_i386"
-            return Command(
-                try toolchain.linker(for: plan.format),
-                ["-m", emulation, "-z", "noexecstack", "-o", plan.executable] + inputs + plan.linkFlags)
+            return Command(try toolchain.linker(for: plan.format), ["-m", emulation, "-o", plan.executable] + inputs + plan.linkFlags)
         }
         let bits = plan.format == .elf32 && toolchain.host.runsX86_64 ? ["-m32"] : []
         let pie = plan.linkFlags.contains("-pie") ? [] : ["-no-pie"]

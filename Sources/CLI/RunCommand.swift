@@ -36,6 +36,18 @@ package struct RunCommand: Sendable {
             artifact.release()
             store.close()
         }
+
+        /// The same sources built with line tables for gdb, unless the artifact has its own.
+        func debugBuild() -> Artifact? {
+            store.debugBuild(of: program, matching: artifact, toolchain: toolchain)
+        }
+
+        /// The built program as the crash probe and `asmrun debug` see it, with `symbols`' lines.
+        func probeProgram(symbols: Artifact?) -> CrashProbe.Program {
+            CrashProbe.Program(
+                executable: artifact.executable, format: artifact.format, sources: program.filesAndIncludes,
+                warnings: artifact.remarks, symbols: symbols?.executable)
+        }
     }
 
     /// Loads and builds the program, prints what the build said, picks the runner and keeps the
@@ -108,7 +120,7 @@ package struct RunCommand: Sendable {
         }
         if let trace { context.console.write(trace.report(program: program.path), to: .error) }
         if case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal), options.crashReport,
-            let crash = crashReport(program, artifact, runner, prepared.toolchain)
+            let crash = crashReport(prepared)
         {
             context.console.write(crash.rendered(program: program.path) + "\n", to: .error)
             return ExitCode.signaled(signal)
@@ -117,17 +129,19 @@ package struct RunCommand: Sendable {
     }
 
     /// The run repeated under the debugger, with empty input (the terminal's cannot be replayed).
-    private func crashReport(_ program: Program, _ artifact: Artifact, _ runner: Runner, _ toolchain: Toolchain) -> CrashReport? {
-        guard let probe = try? CrashProbe(launcher: context.launcher, toolchain: toolchain),
+    private func crashReport(_ prepared: Prepared) -> CrashReport? {
+        let (program, runner) = (prepared.program, prepared.runner)
+        guard let probe = try? CrashProbe(launcher: context.launcher, toolchain: prepared.toolchain),
             let folder = try? TemporaryDirectory(prefix: "crash", environment: context.environment)
         else { return nil }
         defer { folder.remove() }
         var launch = LaunchOptions()
         launch.timeout = min(program.settings.timeout ?? 30, 30)
-        let built = CrashProbe.Program(
-            executable: artifact.executable, format: artifact.format, sources: program.filesAndIncludes, warnings: artifact.remarks)
+        let symbols = prepared.debugBuild()
+        defer { symbols?.release() }
         let run = CrashProbe.Run(
-            program: built, argv0: program.argv0, arguments: options.programArguments, environment: nil, runner: runner)
+            program: prepared.probeProgram(symbols: symbols), argv0: program.argv0, arguments: options.programArguments,
+            environment: nil, runner: runner)
         return probe.probe(run, in: folder.path, workingDirectory: nil, options: launch)
     }
 
@@ -156,7 +170,7 @@ package struct RunCommand: Sendable {
     /// folder's C files, as the layout of a test driver beside asm functions means.
     private func build(_ program: Program, store: ArtifactStore, toolchain: Toolchain) throws -> (Program, Artifact) {
         do {
-            return (program, try store.build(program, toolchain: toolchain, trace: trace))
+            return (program, try store.build(program, toolchain: toolchain, trace: trace, debugInfo: options.debugInfo))
         } catch let missing as EntryPointMissing where !program.isFolder && program.cSources.isEmpty {
             let folder = program.directory
             let drivers = ProgramFolder.scan(folder).c.compactMap { try? CSourceFile.load($0) }.filter(\.definesMain)
@@ -168,7 +182,7 @@ package struct RunCommand: Sendable {
             context.console.write(
                 "asmrun: note: \(program.path) defines no entry point; building it with the C files of its folder: \(names)\n",
                 to: .error)
-            return (withDrivers, try store.build(withDrivers, toolchain: toolchain, trace: trace))
+            return (withDrivers, try store.build(withDrivers, toolchain: toolchain, trace: trace, debugInfo: options.debugInfo))
         }
     }
 

@@ -31,7 +31,8 @@ enum Usage {
           --strace                   print the program's system calls after it ran (strace natively,
                                      qemu's -strace under qemu)
           --no-crash-report          on a crash print one line; do not run the program again under gdb
-          -g, --debug                accepted for habit: debug information is always kept (also at -o)
+          -g, --debug                build with line tables (nasm -g -F dwarf, cc -g), run that build
+                                     and keep it at -o; crash reports have lines without it
           -v, --verbose              print each tool command line
           -h, --help                 this help;  --version  the version
 

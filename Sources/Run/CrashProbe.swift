@@ -6,8 +6,8 @@ import Support
 /// Says where and why a program died by a signal: the same run is repeated under the debugger,
 /// so programs that do not crash pay nothing. Natively gdb runs the program itself; under qemu,
 /// qemu waits on its gdbstub (a socket in the case folder) and gdb connects to it, which works
-/// on ARM hosts too (gdb-multiarch). Addresses come from the executable's DWARF line table
-/// (asmrun always assembles with `-g -F dwarf`).
+/// on ARM hosts too (gdb-multiarch). The program repeated is the one that crashed, the classic
+/// build; gdb reads its lines from the DWARF line tables of the same sources' debug build.
 package struct CrashProbe: Sendable {
     let launcher: any ProcessLaunching
     let debugger: String
@@ -33,13 +33,22 @@ package struct CrashProbe: Sendable {
         package var sources: [String]
         /// What the build printed (nasm's warnings point at typos).
         package var warnings: String
+        /// The debug build whose line tables name the executable's lines (`nil`: the executable's own).
+        package var symbols: String?
 
-        package init(executable: String, format: ObjectFormat, sources: [String], warnings: String) {
+        package init(executable: String, format: ObjectFormat, sources: [String], warnings: String, symbols: String? = nil) {
             self.executable = executable
             self.format = format
             self.sources = sources
             self.warnings = warnings
+            self.symbols = symbols
         }
+
+        /// gdb's commands that load the line tables from `symbols`, before anything runs.
+        var symbolCommands: [String] { symbols.map { ["symbol-file " + GdbTranscript.quoted($0)] } ?? [] }
+
+        /// The file gdb reads symbols from when qemu runs the program.
+        var symbolFile: String { symbols ?? executable }
     }
 
     /// How the program ran, for repeating it.
@@ -63,6 +72,7 @@ package struct CrashProbe: Sendable {
         var format: ObjectFormat { program.format }
         var sources: [String] { program.sources }
         var warnings: String { program.warnings }
+        var symbolCommands: [String] { program.symbolCommands }
     }
 
     /// Repeats `run` with `options` (its stdin, limits, containment), in `workingDirectory`
@@ -124,7 +134,8 @@ package struct CrashProbe: Sendable {
     private func native(_ run: Run, _ inspection: [String], _ folder: String?, _ options: LaunchOptions) -> String? {
         var command = Command(
             debugger,
-            ["-nx", "-q", "-batch"] + gdb(Self.nativeStart + inspection) + ["--args", run.executable] + run.arguments)
+            ["-nx", "-q", "-batch"] + gdb(run.symbolCommands + Self.nativeStart + inspection) + ["--args", run.executable]
+                + run.arguments)
         command.workingDirectory = folder
         command.environment = run.environment
         return try? String(decoding: launcher.run(command, options: options).stdout, as: UTF8.self)
@@ -138,7 +149,7 @@ package struct CrashProbe: Sendable {
         qemu.environment = run.environment
         let socket = folder + "/.asmrun-gdb"
         var command = Command(
-            debugger, ["-nx", "-q", "-batch"] + gdb(["target remote \(socket)", "continue"] + inspection) + [run.executable])
+            debugger, ["-nx", "-q", "-batch"] + gdb(["target remote \(socket)", "continue"] + inspection) + [run.program.symbolFile])
         command.workingDirectory = workingDirectory
         var gdbOptions = options
         gdbOptions.stdin = .empty

@@ -197,6 +197,18 @@ struct GdbTranscript {
         return String(line[range.upperBound...].prefix { $0 != " " })
     }
 
+    /// A path as one argument of a gdb command (`symbol-file`): blanks, quotes and backslashes escaped.
+    static func quoted(_ path: String) -> String {
+        var text = ""
+        for character in path {
+            if character == " " || character == "\t" || character == "\n" || character == "'" || character == "\"" || character == "\\" {
+                text.append("\\")
+            }
+            text.append(character)
+        }
+        return text
+    }
+
     static func hex(_ text: Substring) -> UInt64? {
         guard text.hasPrefix("0x") else { return nil }
         return UInt64(text.dropFirst(2), radix: 16)
