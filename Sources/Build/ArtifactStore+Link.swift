@@ -25,8 +25,12 @@ extension ArtifactStore {
         return digest.hexDigest()
     }
 
-    /// Reads the objects' symbols, decides how to link and links; returns the linker's warnings.
-    func link(_ plan: BuildPlan, program: Program, toolchain: Toolchain, builder: Builder) throws -> String {
+    /// Reads the objects' symbols, decides how to link and links; returns the linker's warnings
+    /// and the files it read besides the objects (`--dependency-file`: start files, libraries),
+    /// as inputs for the entry's record (`nil`: one could not be recorded).
+    func link(_ plan: BuildPlan, program: Program, toolchain: Toolchain, builder: Builder) throws -> (
+        warnings: String, inputs: [BuildInput]?
+    ) {
         var objects: [(source: String, symbols: ElfSymbols)] = []
         for (path, source) in plan.compiles.map({ ($0.object, $0.source) }) + plan.prebuilt.map({ ($0, $0) }) {
             guard let bytes = try? Files.read(path), let symbols = ElfSymbols(bytes) else {
@@ -41,8 +45,25 @@ extension ArtifactStore {
         }
         let driver = try LinkDecision.decide(plan, objects: objects.map { ($0.source, $0.symbols) }, program: program)
         let command = try LinkDecision.command(driver, plan, objects: plan.compiles.map(\.object), toolchain: toolchain)
-        return try builder.run(command, stage: .link, source: program.path) { output in
+        let warnings = try builder.run(command, stage: .link, source: program.path) { output in
             BuildFailure.linkHint(output, driver: driver, objects: objects)
         }
+        return (warnings, linkedFiles(plan))
+    }
+
+    /// The files the linker listed, but for this build's own objects and the prebuilt ones
+    /// (whose bytes the key covers), each once.
+    private func linkedFiles(_ plan: BuildPlan) -> [BuildInput]? {
+        guard let bytes = try? Files.read(plan.linkDependencies) else { return nil }
+        // The first rule; the phony ones after the blank line repeat its prerequisites.
+        let text = String(decoding: bytes, as: UTF8.self)
+        let rule = text.firstRange(of: "\n\n").map { String(text[..<$0.lowerBound]) } ?? text
+        var seen = Set(plan.compiles.map(\.object) + plan.prebuilt)
+        var inputs: [BuildInput] = []
+        for path in Self.makeDependencies(rule) where seen.insert(path).inserted {
+            guard let input = BuildInput.file(path) else { return nil }
+            inputs.append(input)
+        }
+        return inputs
     }
 }

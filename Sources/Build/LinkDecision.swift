@@ -46,7 +46,9 @@ package enum LinkDecision {
             // note asking for one) are in the program's first page, and a 32-bit program without
             // one may execute its data natively (the kernel's READ_IMPLIES_EXEC), as it does there.
             let emulation = plan.format == .elf64 ? "elf_x86_64" : "elf_i386"
-            return Command(try toolchain.linker(for: plan.format), ["-m", emulation, "-o", plan.executable] + inputs + plan.linkFlags)
+            return Command(
+                try toolchain.linker(for: plan.format),
+                ["-m", emulation, "--dependency-file=" + plan.linkDependencies, "-o", plan.executable] + inputs + plan.linkFlags)
         }
         let bits = plan.format == .elf32 && toolchain.host.runsX86_64 ? ["-m32"] : []
         let pie = plan.linkFlags.contains("-pie") ? [] : ["-no-pie"]
@@ -56,7 +58,8 @@ package enum LinkDecision {
         let flags = plan.linkFlags.map { DirectiveFlags.linkerKeywords.contains($0) ? "-Wl," + $0 : $0 }
         return Command(
             try toolchain.compilerDriver(for: plan.format),
-            bits + pie + start + ["-Wl,-z,noexecstack", "-o", plan.executable] + inputs + flags)
+            bits + pie + start + ["-Wl,-z,noexecstack", "-Wl,--dependency-file=" + plan.linkDependencies, "-o", plan.executable] + inputs
+                + flags)
     }
 }
 

@@ -31,8 +31,8 @@ enum Usage {
           --strace                   print the program's system calls after it ran (strace natively,
                                      qemu's -strace under qemu)
           --no-crash-report          on a crash print one line; do not run the program again under gdb
-          -g, --debug                build with line tables (nasm -g -F dwarf, cc -g), run that build
-                                     and keep it at -o; crash reports have lines without it
+          -g, --debug                build with line tables, as nasm -g and cc -g do; run that build
+                                     and keep it at -o (crash reports have lines without it)
           -v, --verbose              print each tool command line
           -h, --help                 this help;  --version  the version
 

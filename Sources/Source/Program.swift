@@ -114,6 +114,13 @@ package struct Program: Sendable {
         }
     }
 
+    /// What `source` and the files it includes make nasm read besides them (`SourceInputs`).
+    package func inputs(of source: SourceFile) -> SourceInputs {
+        var inputs = source.inputs
+        for dependency in dependencies[source.path] ?? [] { inputs.formUnion(dependency.inputs) }
+        return inputs
+    }
+
     /// Sources whose detected formats disagree, as an error naming both; `nil` when they agree.
     func formatConflict() -> FileError? {
         guard settings.format == nil, let other = assembly.first(where: { $0.format != main.format }) else { return nil }

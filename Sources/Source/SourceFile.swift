@@ -26,6 +26,9 @@ package struct SourceFile: Sendable, Equatable {
     package let usesInt80: Bool
     /// Uses `syscall` or names a 64-bit register: it is not 32-bit code.
     package let uses64BitCode: Bool
+    /// What nasm reads besides the files it names: environment variables, the clock, files named
+    /// through macros.
+    package let inputs: SourceInputs
 
     /// The directory holding the file (`.` for a bare name).
     package var directory: String {
@@ -130,5 +133,6 @@ package struct SourceFile: Sendable, Equatable {
         includes = scan.includes
         usesInt80 = scan.usesInt80
         uses64BitCode = scan.usesSyscall || scan.names64BitRegister
+        inputs = scan.inputs
     }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// One pass over assembly text, byte by byte and without allocating per line, that finds what
 /// asmrun needs before nasm runs: `; asmrun:` directives, `bits 32`, the entry symbols, the
 /// files pulled in with `%include` and `incbin`, and the marks of 32-bit code (`int 0x80`
@@ -19,6 +21,8 @@ struct SourceScan {
     var usesSyscall = false
     /// A 64-bit register (`rax` … `r15`, `rip`) appears in the code.
     var names64BitRegister = false
+    /// What nasm reads besides the files named here, for the build cache (also in include-only scans).
+    var inputs = SourceInputs()
 
     private let includesOnly: Bool
     /// The start of a line the previous chunk ended in.
@@ -93,8 +97,10 @@ struct SourceScan {
             return
         }
         var tokens = LineTokens(line: line, start: start, end: end)
-        if Self.equalsLowercased(line, start, min(end, start + 8), "%include") {
-            if let name = Self.quotedName(line, from: start + 8, to: end) { includes.append(name) }
+        if line[start] == percent { scanDirective(line, start, end) }
+        if let mark = memchr(line.baseAddress! + start, Int32(percent), end - start) {
+            let from = line.baseAddress!.distance(to: mark.assumingMemoryBound(to: UInt8.self))
+            inputs.scanEnvironment(line, from: from, to: end)
         }
         if !includesOnly {
             if Self.equalsLowercased(line, start, min(end, start + 7), "_start:") { definesStart = true }
@@ -107,7 +113,16 @@ struct SourceScan {
     private mutating func take(_ token: Range<Int>, from tokens: inout LineTokens) {
         let line = tokens.line
         let isWord = { (word: StaticString) in Self.equalsLowercased(line, token.lowerBound, token.upperBound, word) }
-        if isWord("incbin"), let name = Self.quotedName(line, from: token.upperBound, to: tokens.end) { includes.append(name) }
+        if isWord("incbin") {
+            if let name = Self.quotedName(line, from: token.upperBound, to: tokens.end) {
+                includes.append(name)
+            } else {
+                inputs.opaque = true
+            }
+        }
+        if line[token.lowerBound] == underscore && SourceInputs.isClockMacro(line, token.lowerBound, tokens.end) {
+            inputs.readsClock = true
+        }
         guard !includesOnly else { return }
         switch tokens.index {
         case 0:
@@ -140,7 +155,7 @@ struct SourceScan {
     }
 
     /// `"name"`, `'name'`, `` `name` `` or `<name>` after blanks from `start`.
-    private static func quotedName(_ line: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> String? {
+    static func quotedName(_ line: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> String? {
         var position = start
         while position < end && (line[position] == space || line[position] == tab) { position += 1 }
         guard position < end else { return nil }
@@ -253,3 +268,5 @@ private let backquote = UInt8(ascii: "`")
 private let backslash = UInt8(ascii: "\\")
 private let lessThan = UInt8(ascii: "<")
 private let greaterThan = UInt8(ascii: ">")
+private let percent = UInt8(ascii: "%")
+private let underscore = UInt8(ascii: "_")
