@@ -112,8 +112,9 @@ unit-test:
 
 # The sample corpus natively and under qemu (native is skipped, with a note, on ARM hosts),
 # then as if on an ARM host; the conformance corpus (Tests/Conformance) the same two ways, and
-# the check that Documentation/CONFORMANCE.md is the table its run gives (on x86_64 hosts, where
-# the native runner runs too).
+# on x86_64 hosts (where the native runner runs too) the check that Documentation/CONFORMANCE.md
+# is the table its run gives, and the classic build of every probe (nasm && ld, no asmrun)
+# against the same expectations, natively and under qemu.
 CONFORMANCE_REPORT := .build/conformance.json
 corpus-test:
 	$(BIN) test asm --runner native,qemu
@@ -122,8 +123,9 @@ corpus-test:
 	ASMRUN_HOST_ARCH=aarch64 $(BIN) test Tests/Conformance
 ifeq ($(ARCH),x86_64)
 	python3 Tests/Conformance/table.py --report $(CONFORMANCE_REPORT) --check
+	python3 Tests/Conformance/classic.py --qemu
 else
-	@echo "Documentation/CONFORMANCE.md is checked on x86_64 hosts only: the native runner does not run here"
+	@echo "Documentation/CONFORMANCE.md and the probes' classic builds are checked on x86_64 hosts only"
 endif
 
 # Writes Documentation/CONFORMANCE.md from a run of the conformance corpus (on an x86_64 host).

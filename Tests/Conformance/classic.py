@@ -8,12 +8,13 @@ with --qemu under qemu-x86_64 / qemu-i386 against the qemu one.
     cc -no-pie NAME.o                                     (a probe with `global main`)
 
 plus the probe's `; asmrun: link-flags`. Each program runs as ./NAME in an empty folder with
-stdin from /dev/null and no core dumps. This is what asmrun's verdict must match, so it is a
-test of asmrun's fidelity; it needs nasm, ld, cc and qemu-user (what `make deps` installs) and
-is not part of `make test`, which checks the same expectations through asmrun.
+stdin from /dev/null and no core dumps. This is what asmrun's verdict must match, so together
+with asmrun's run of the same expectations it tests asmrun's fidelity. It needs nasm, ld, cc and
+qemu-user (what `make deps` installs) on an x86_64 host; `make test` runs it there.
 
-Usage: classic.py [--qemu] [--qemu-dir DIR] [PROBE...]
-Exits 1 when any probe's result differs from its expectation, printing each difference.
+Usage: classic.py [--qemu] [--qemu-dir DIR] [-v] [PROBE...]
+Exits 1 when any probe's result differs from its expectation, printing each difference; -v also
+prints the probes that match.
 """
 import argparse, os, resource, shutil, subprocess, sys, tempfile
 
@@ -55,11 +56,12 @@ def execute(exe, prefix):
     return done.stdout.decode("utf-8", "backslashreplace"), status_text(done.returncode)
 
 
-def check(probe, exe, runner, prefix):
+def check(probe, exe, runner, prefix, verbose):
     lines, status = probe.expectation.output(runner)
     stdout, got = execute(exe, prefix)
     if matches(lines, status, stdout, got):
-        print(f"ok    {probe.name} [{runner}]")
+        if verbose:
+            print(f"ok    {probe.name} [{runner}]")
         return True
     print(f"DIFF  {probe.name} [{runner}]: expected {status}, got {got}")
     print("      expected stdout: " + " | ".join(lines))
@@ -72,6 +74,7 @@ def main():
     parser.add_argument("probes", nargs="*", help="probe names (default: all)")
     parser.add_argument("--qemu", action="store_true", help="also run each classic build under qemu")
     parser.add_argument("--qemu-dir", help="the folder of qemu-x86_64 and qemu-i386 (default: PATH)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="also print the probes that match")
     args = parser.parse_args()
     failed = 0
     try:
@@ -81,15 +84,16 @@ def main():
                 if probe.expectation is None:
                     raise ProbeError(f"{os.path.relpath(probe.path)}: no .expect file")
                 exe = build(probe, folder)
-                failed += not check(probe, exe, "native", [])
+                failed += not check(probe, exe, "native", [], args.verbose)
                 if args.qemu:
                     qemu = "qemu-i386" if probe.format == "elf32" else "qemu-x86_64"
                     if args.qemu_dir:
                         qemu = os.path.join(args.qemu_dir, qemu)
-                    failed += not check(probe, exe, "qemu", [qemu])
+                    failed += not check(probe, exe, "qemu", [qemu], args.verbose)
     except (ProbeError, subprocess.TimeoutExpired, OSError) as error:
         sys.exit(f"classic.py: {error}")
-    print(f"{len(probes)} probes, {failed} differences")
+    runs = "natively and under qemu" if args.qemu else "natively"
+    print(f"classic builds of {len(probes)} probes run {runs}: {failed} differences from their expectations")
     sys.exit(1 if failed else 0)
 
 

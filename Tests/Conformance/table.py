@@ -31,9 +31,9 @@ and real hardware can differ. Every probe runs natively and under qemu-user in `
 (and as if on an ARM host), and its `.expect` file records what it prints:
 
 - **native** is what the classic build (`nasm -f elf64 && ld`, `ld -m elf_i386`, or
-  `cc -no-pie` for a `main`) gives on x86_64 hardware; `Tests/Conformance/classic.py` builds
-  every probe that way, without asmrun, and checks it against the same expectations
-  (`classic.py --qemu` also runs those builds under qemu);
+  `cc -no-pie` for a `main`) gives on x86_64 hardware: `make test` also runs
+  `Tests/Conformance/classic.py --qemu`, which builds every probe that way, without asmrun, and
+  checks it against the same expectations, natively and under qemu;
 - **qemu** is what qemu-user gives: Debian 12's qemu 7.2, the one `make deps` installs there;
   `[..]` marks a value that later versions changed (checked against qemu 10.0);
 - **agree** says whether the two are the same; a divergence is *warned* (asmrun prints a warning
