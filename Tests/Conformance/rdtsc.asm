@@ -1,6 +1,7 @@
 ; conformance: other: rdtsc counts up
 ; rdtsc returns a 64-bit counter in edx:eax (upper halves of rax and rdx cleared) that never
-; goes back; two reads 1000 loop iterations apart give a larger second value.
+; goes back; two reads 100000 loop iterations apart give a larger second value (under qemu on
+; an ARM host too, whose counter may tick at only 25 MHz).
 %include "probe.inc"
 global _start
 _start:
@@ -15,7 +16,7 @@ _start:
         shl     rdx, 32
         or      rax, rdx
         mov     rbx, rax
-        mov     ecx, 1000
+        mov     ecx, 100000
 .spin:  loop    .spin
         rdtsc
         shl     rdx, 32
