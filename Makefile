@@ -40,7 +40,7 @@ DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo $(ARCH))
 # gdb-multiarch does on every host (on x86_64 plain gdb would do, but the tests also take the
 # ARM path there); `--strace` needs strace natively.
 # libseccomp-dev: the case's system call filter (libseccomp2 at run time).
-APT_PACKAGES := nasm binutils gcc qemu-user|qemu-user-static strace gdb-multiarch libseccomp-dev
+APT_PACKAGES := nasm binutils gcc qemu-user|qemu-user-static strace gdb-multiarch libseccomp-dev python3
 ifeq ($(ARCH),x86_64)
 # gcc only recommends libc6-dev, and libc programs do not link without its crt1.o; 32-bit libc
 # programs (`cc -m32`) need gcc-multilib.

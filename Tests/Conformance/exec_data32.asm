@@ -1,6 +1,5 @@
 ; conformance: executable stack: a 32-bit program without a .note.GNU-stack section runs code from .data (elf32)
 ; asmrun: format elf32
-; asmrun: xfail native asmrun links with -z noexecstack; the classic `ld -m elf_i386` build has no PT_GNU_STACK, so Linux makes every readable page executable (issue 29 item 7)
 ; divergence: inherent: qemu-i386 7.2 does not apply READ_IMPLIES_EXEC to the program's data, so a call into .data gets SIGSEGV under qemu where the kernel runs it
 ; Without PT_GNU_STACK, Linux gives a 32-bit program the READ_IMPLIES_EXEC personality:
 ; every readable mapping is executable, .data included, and a call into it runs (returns 7).

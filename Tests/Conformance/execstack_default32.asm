@@ -1,6 +1,5 @@
 ; conformance: executable stack: a 32-bit program without a .note.GNU-stack section runs code from its stack (elf32)
 ; asmrun: format elf32
-; asmrun: xfail all asmrun links with -z noexecstack; the classic `ld -m elf_i386` build has no PT_GNU_STACK and an executable stack (issue 29 item 7)
 ; Without PT_GNU_STACK (nasm writes no .note.GNU-stack, so ld writes none) Linux runs a 32-bit
 ; program with READ_IMPLIES_EXEC: its stack is executable, and code stored there runs.
 %include "probe32.inc"

@@ -1,6 +1,5 @@
 ; conformance: build: the bytes after an unterminated string at the end of .data (elf32)
 ; asmrun: format elf32
-; asmrun: xfail all asmrun assembles with -g -F dwarf, so .debug_aranges follows .data in the file and shares its page; the classic build has zeros there (issue 29 item 1)
 ; .data is the last section of its segment and there is no .bss, so p_memsz = p_filesz and the
 ; kernel maps the rest of the page from the file: what follows .data there is what the program
 ; sees. In `nasm -f elf32 && ld -m elf_i386` that is the symbol table's null entry: zeros. A
