@@ -6,7 +6,7 @@ extension ArtifactStore {
     /// link mode follows from the objects, so their keys stand for it.
     func linkKey(_ objectKeys: [String], _ plan: BuildPlan, _ toolchain: Toolchain) -> String {
         var digest = SHA256()
-        digest.update(field: "asmrun-executable-1")
+        digest.update(field: "asmrun-executable-2")
         digest.update(field: plan.format.rawValue)
         digest.update(field: plan.linkMode.rawValue)
         for key in objectKeys { digest.update(field: key) }
@@ -37,7 +37,9 @@ extension ArtifactStore {
             objects.append((source, symbols))
         }
         let driver = try LinkDecision.decide(plan, objects: objects.map { ($0.source, $0.symbols) }, program: program)
-        let command = try LinkDecision.command(driver, plan, objects: plan.compiles.map(\.object), toolchain: toolchain)
+        let stack = LinkDecision.executableStack(notes: objects.map(\.symbols.stackNote), linkFlags: plan.linkFlags)
+        let command = try LinkDecision.command(
+            driver, plan, objects: plan.compiles.map(\.object), toolchain: toolchain, executableStack: stack)
         return try builder.run(command, stage: .link, source: program.path) { output in
             BuildFailure.linkHint(output, driver: driver, objects: objects)
         }
