@@ -7,7 +7,7 @@ extension ArtifactStore {
     func linkKey(_ objectKeys: [String], _ plan: BuildPlan, _ toolchain: Toolchain) -> String {
         var digest = SHA256()
         // The version names asmrun's own link arguments (`LinkDecision.command`), which the key
-        // does not list: 2, the classic `ld` without `-z noexecstack`.
+        // does not list: 2, the classic `ld` and the stack the objects ask for.
         digest.update(field: "asmrun-executable-2")
         digest.update(field: plan.format.rawValue)
         digest.update(field: plan.debugInfo ? "debug" : "classic")
@@ -44,7 +44,9 @@ extension ArtifactStore {
             objects.append((source, symbols))
         }
         let driver = try LinkDecision.decide(plan, objects: objects.map { ($0.source, $0.symbols) }, program: program)
-        let command = try LinkDecision.command(driver, plan, objects: plan.compiles.map(\.object), toolchain: toolchain)
+        let stack = LinkDecision.executableStack(notes: objects.map(\.symbols.stackNote), linkFlags: plan.linkFlags)
+        let command = try LinkDecision.command(
+            driver, plan, objects: plan.compiles.map(\.object), toolchain: toolchain, executableStack: stack)
         let warnings = try builder.run(command, stage: .link, source: program.path) { output in
             BuildFailure.linkHint(output, driver: driver, objects: objects)
         }

@@ -109,40 +109,93 @@ package struct RunCommand: Sendable {
             executable: artifact.executable, argv0: program.argv0, arguments: options.programArguments)
         if let trace { command = trace.wrap(command) }
         self.trace?("\(command)")
+        // A crash is repeated under the debugger with the same input: a pipe is relayed so that
+        // what the program read can be given again (only then, and only by the command-line tool,
+        // whose exit ends the relay's thread).
+        let debuggable: Bool
+        switch runner.kind {
+        case .native, .qemu: debuggable = options.crashReport
+        case .binfmt, .custom: debuggable = false
+        }
+        let input = CallerInput(relaying: debuggable && context.ownsProcess)
         var launch = LaunchOptions()
-        launch.stdin = .inherit
+        launch.stdin = input.source
         launch.stdout = .inherit
         launch.stderr = runner.noiseFilter.map { .forward(to: 2, filter: $0) } ?? .inherit
         launch.timeout = program.settings.timeout
         launch.newProcessGroup = false
         let result = try TerminalSignals.ignoringInterrupts {
-            try context.launcher.run(command, options: launch)
+            defer { input.programEnded() }
+            return try context.launcher.run(command, options: launch)
         }
         if let trace { context.console.write(trace.report(program: program.path), to: .error) }
-        if case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal), options.crashReport,
-            let crash = crashReport(prepared)
-        {
+        guard case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal), debuggable else {
+            return report(result.termination, timeout: program.settings.timeout)
+        }
+        switch crashReport(prepared, input: input) {
+        case .report(let crash):
             context.console.write(crash.rendered(program: program.path) + "\n", to: .error)
             return ExitCode.signaled(signal)
+        case .notRepeated(let shortfall):
+            let status = report(result.termination, timeout: program.settings.timeout)
+            context.console.write("asmrun: no crash report: " + Self.notRepeated(shortfall, source: options.source) + "\n", to: .error)
+            return status
+        case .unavailable:
+            return report(result.termination, timeout: program.settings.timeout)
         }
-        return report(result.termination, timeout: program.settings.timeout)
     }
 
-    /// The run repeated under the debugger, with empty input (the terminal's cannot be replayed).
-    private func crashReport(_ prepared: Prepared) -> CrashReport? {
+    /// What repeating a crash under the debugger gave.
+    private enum CrashOutcome {
+        case report(CrashReport)
+        /// It ran and did not crash; with why its input differed from the program's, if it did.
+        case notRepeated(CallerInput.Shortfall?)
+        /// No debugger, or no folder for it.
+        case unavailable
+    }
+
+    /// The run repeated under the debugger, with the program's input where it can be had again.
+    private func crashReport(_ prepared: Prepared, input: CallerInput) -> CrashOutcome {
         let (program, runner) = (prepared.program, prepared.runner)
         guard let probe = try? CrashProbe(launcher: context.launcher, toolchain: prepared.toolchain),
             let folder = try? TemporaryDirectory(prefix: "crash", environment: context.environment)
-        else { return nil }
+        else { return .unavailable }
         defer { folder.remove() }
+        let replay = input.replay()
+        defer { replay.close() }
         var launch = LaunchOptions()
+        launch.stdin = replay.source
         launch.timeout = min(program.settings.timeout ?? 30, 30)
         let symbols = prepared.debugBuild()
         defer { symbols?.release() }
         let run = CrashProbe.Run(
             program: prepared.probeProgram(symbols: symbols), argv0: program.argv0, arguments: options.programArguments,
             environment: nil, runner: runner)
-        return probe.probe(run, in: folder.path, workingDirectory: nil, options: launch)
+        let crash = probe.probe(run, in: folder.path, workingDirectory: nil, options: launch)
+        return crash.map(CrashOutcome.report) ?? .notRepeated(replay.shortfall)
+    }
+
+    /// The one line for a crash that did not repeat under the debugger: why, and what to do.
+    static func notRepeated(_ shortfall: CallerInput.Shortfall?, source: String) -> String {
+        let debug = "`asmrun debug \(source.displayEscaped)`"
+        let testCase = "give the input in a `stdin:` block of an `asmrun test` case"
+        switch shortfall {
+        case nil:
+            return "the crash did not repeat under the debugger with the same input (it may depend on timing or on the terminal): "
+                + "\(testCase), or run it under \(debug)"
+        case .typed:
+            return "the crash did not repeat under the debugger, where the input typed at the terminal cannot be replayed: "
+                + "\(testCase), or run it under \(debug) and type it there"
+        case .tooLarge(let limit):
+            return "the crash did not repeat under the debugger, which read an empty stdin: more than \(limit >> 20) MiB was piped in, "
+                + "more than asmrun keeps to replay; give it a file instead (`asmrun \(source.displayEscaped) < FILE`), or \(testCase)"
+        case .closed:
+            return "the crash did not repeat under the debugger, which read an empty stdin where the program's was closed: "
+                + "run it under \(debug)"
+        case .unavailable:
+            return "the crash did not repeat under the debugger, which read an empty stdin: asmrun could not read the program's again; "
+                + "\(testCase), or run it under \(debug)"
+        }
     }
 
     /// The files or the folder named, with the command line's settings applied.

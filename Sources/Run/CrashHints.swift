@@ -12,9 +12,12 @@ struct CrashHints {
     let sources: [String]
     /// What nasm and the linker printed while building it.
     let warnings: String
+    /// Where the stack lies, when it is not executable.
+    let nonExecutableStack: Range<UInt64>?
 
     var hints: [String] {
-        [fellOffTheEnd, executingData, notCode, nearNull, misalignedCall, division, int80, illegal, breakpoint, typo].compactMap { $0 }
+        [fellOffTheEnd, executingData, executingStack, notCode, nearNull, misalignedCall, division, int80, illegal, breakpoint, typo]
+            .compactMap { $0 }
     }
 
     private var instruction: String { report.instruction ?? "" }
@@ -36,8 +39,18 @@ struct CrashHints {
         return "the program is executing \(section), which holds data: a jump or call to a data label, or code placed after `section .data`"
     }
 
+    /// Code copied to the stack and called, as books do that link with `-z execstack`.
+    private var executingStack: String? {
+        guard report.signal == 11, report.access == "executing", let address = report.address,
+            nonExecutableStack?.contains(address) == true
+        else { return nil }
+        return "the program executed code on the stack, which is not executable: if it means to, link with `-z execstack` "
+            + "(`--link-flags '-z execstack'`, or `; asmrun: link-flags -z execstack` in the source), as its own build may"
+    }
+
     private var notCode: String? {
-        guard report.access == "executing", section == nil, fellOffTheEnd == nil, let address = report.address else { return nil }
+        guard report.access == "executing", section == nil, fellOffTheEnd == nil, executingStack == nil, let address = report.address
+        else { return nil }
         let function = report.calledFunction.map { " in \($0)," } ?? " in the function"
         let called = report.location.map { "\(function) called at \($0)" } ?? ""
         return "0x\(String(address, radix: 16)) is not code: a `ret` returned to whatever was on top of the stack "
@@ -70,7 +83,7 @@ struct CrashHints {
             return "an aligned SSE move\(call.isEmpty ? " in libc" : " " + call) faulted: the stack was not 16-byte aligned at the call "
                 + "(\(stackPointer) was 0x\(String(before, radix: 16)); it must be a multiple of 16 before `call`: push one more register, or `sub \(stackPointer), 8`)"
         }
-        guard inside, let caller = caller?.location else { return nil }
+        guard inside, executingStack == nil, let caller = caller?.location else { return nil }
         return "the crash is inside \(function ?? "a library function"), called from \(caller): check the arguments passed to it"
     }
 

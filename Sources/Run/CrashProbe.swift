@@ -82,7 +82,9 @@ package struct CrashProbe: Sendable {
         var options = options
         options.stdout = .capture(limit: 1 << 20)
         options.stderr = .capture(limit: 1 << 20)
-        let code = (try? Files.read(run.executable)).map(ElfSymbols.codeSections) ?? []
+        let bytes = try? Files.read(run.executable)
+        let code = bytes.map(ElfSymbols.codeSections) ?? []
+        let executableStack = bytes.flatMap(ElfSymbols.executableStack) ?? false
         let script = folder + "/.asmrun-caller.gdb"
         guard
             (try? AtomicFile.write(Array(GdbTranscript.callerScript(code: code, thirtyTwoBit: run.format == .elf32).utf8), to: script))
@@ -95,11 +97,11 @@ package struct CrashProbe: Sendable {
         case .qemu: transcript = emulated(run, inspection, folder, workingDirectory, options)
         case .binfmt, .custom: transcript = nil
         }
-        return transcript.flatMap { report(from: GdbTranscript($0), run, code: code) }
+        return transcript.flatMap { report(from: GdbTranscript($0), run, code: code, executableStack: executableStack) }
     }
 
     /// The report from what gdb printed, its headline on the program's own line.
-    private func report(from parsed: GdbTranscript, _ run: Run, code: [CodeSection]) -> CrashReport? {
+    private func report(from parsed: GdbTranscript, _ run: Run, code: [CodeSection], executableStack: Bool) -> CrashReport? {
         guard var report = parsed.report(thirtyTwoBit: run.format == .elf32) else { return nil }
         report.program = run.sources.first ?? run.executable
         let own = { (location: FileLocation) in run.sources.first { CrashHints.same($0, location.path) } }
@@ -112,9 +114,12 @@ package struct CrashProbe: Sendable {
         }
         // A data section is not executable: the fault is the jump into it, at the instruction pointer.
         let inData = parsed.section.map { name in !code.contains { $0.name == name } } ?? false
+        // Nor is a stack that is not executable, whatever the bytes there would have done.
+        let stack = executableStack ? nil : Self.stack(parsed, report)
+        let onStack = report.instructionAddress.map { stack?.contains($0) == true } ?? false
         if !parsed.hasSignalInfo, report.signal == 11 || report.signal == 7 {
             report.address =
-                inData || report.instruction == nil
+                inData || onStack || report.instruction == nil
                 ? report.instructionAddress : report.instruction.flatMap { OperandAddress.of($0, in: report) }
         }
         // The innermost frame in the program's sources, named as the program names them.
@@ -127,8 +132,21 @@ package struct CrashProbe: Sendable {
         }
         if let location = report.location, let line = location.line { report.sourceLine = Self.line(line, of: location.path) }
         report.access = Self.access(report)
-        report.hints = CrashHints(report: report, section: parsed.section, past: past, sources: run.sources, warnings: run.warnings).hints
+        report.hints =
+            CrashHints(
+                report: report, section: parsed.section, past: past, sources: run.sources, warnings: run.warnings,
+                nonExecutableStack: stack
+            ).hints
         return report
+    }
+
+    /// Where the stack lies: from a little below the stack pointer (frames just left) up to the
+    /// file name at its top; qemu-user maps the program's first `mmap` right above it.
+    private static func stack(_ parsed: GdbTranscript, _ report: CrashReport) -> Range<UInt64>? {
+        guard let top = parsed.stackTop, let pointer = report.register(report.thirtyTwoBit ? "esp" : "rsp"), pointer < top else {
+            return nil
+        }
+        return (pointer > 1 << 20 ? pointer - (1 << 20) : 0)..<top
     }
 
     private func native(_ run: Run, _ inspection: [String], _ folder: String?, _ options: LaunchOptions) -> String? {
