@@ -70,14 +70,15 @@ package final class ArtifactStore: Sendable {
 
     /// Returns a runnable executable for `program`, from the cache or freshly built: the classic
     /// build, or with `debugInfo` the one with DWARF line tables (`BuildPlan.debugInfo`). Code
-    /// nasm rejects as 64-bit, in a program that never said which it is, is built again as elf32.
+    /// nasm rejects as 64-bit, in a program that never said which it is and names no 64-bit
+    /// register, is built again as elf32.
     package func build(
         _ program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)? = nil, debugInfo: Bool = false
     ) throws -> Artifact {
         do {
             return try attempt(program, toolchain: toolchain, trace: trace, notes: [], debugInfo: debugInfo)
         } catch let failure as BuildFailure
-            where failure.rejects64BitCode && program.settings.format == nil && !program.assembly.contains(where: \.declaresBits32)
+            where failure.rejects64BitCode && !program.declaresFormat && !program.assembly.contains(where: \.uses64BitCode)
         {
             var retried = program
             retried.settings.format = .elf32
@@ -93,7 +94,7 @@ package final class ArtifactStore: Sendable {
         let index = counter.add(1, ordering: .relaxed).newValue
         var plan = try BuildPlan(program: program, toolchain: toolchain, directory: scratch, prefix: "\(index)-", debugInfo: debugInfo)
         let builder = Builder(launcher: launcher, trace: trace)
-        let notes = notes + program.assembly.compactMap(\.formatRemark).map { "asmrun: " + $0 }
+        let notes = notes + program.formatRemarks.map { "asmrun: " + $0 }
         // The objects exist only once a compile step was taken (a hit on the executable takes none).
         var objectsMade = false
         defer {

@@ -202,20 +202,18 @@ package struct RunCommand: Sendable {
     private func loadProgram() throws -> Program {
         var program: Program
         if options.sources.count == 1 && Files.isDirectory(options.source) {
-            program = try Program.load(folder: options.source)
+            program = try Program.load(folder: options.source, overriding: options.apply)
         } else {
             for extra in options.sources.dropFirst() where Program.SourceKind(path: extra) == nil {
                 throw UsageError(
                     "`\(extra)` is not a source (.asm, .c, .o, .a)",
                     fix: "pass program arguments after `--`: asmrun \(options.source) -- \(extra)")
             }
-            program = try Program.load(files: options.sources)
+            program = try Program.load(files: options.sources, overriding: options.apply)
         }
         if program.settings.includeOnly {
             throw FileError(path: program.path, problem: "is marked include-only", fix: "run the program that includes it")
         }
-        options.apply(to: &program.settings)
-        program.resolveDependencies()
         return program
     }
 

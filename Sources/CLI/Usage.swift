@@ -11,8 +11,8 @@ enum Usage {
           asmrun cache info|clean [--cache-dir DIR]
 
         RUN OPTIONS
-          -f, --format elf64|elf32   object format (default elf64; `bits 32`, or int 0x80 without 64-bit
-                                     registers, means elf32)
+          -f, --format elf64|elf32   object format of every source (default elf64; `bits 32`, or int 0x80
+                                     or esp/ebp as the stack pointer without 64-bit registers, means elf32)
           -I DIR                     include directory for nasm (repeatable; the source's folder is always one)
           -D NAME[=VALUE]            define a macro for nasm (repeatable)
           --link auto|ld|cc          auto: decided from the objects: ld for `_start`, the C driver for
