@@ -43,8 +43,9 @@ extension Program {
         }
         for source in assembly where format == .elf64 && source.usesInt80 {
             remarks.append(
-                "\(source.path): warning: 64-bit code that calls `int 0x80` gets the 32-bit system calls, which take "
-                    + "only 32-bit pointers; it works on an x86_64 kernel but crashes under qemu-x86_64; use `syscall`")
+                "\(source.path): warning: 64-bit code that calls `int 0x80` gets the 32-bit system calls on an x86_64 "
+                    + "kernel, which see only the low 32 bits of each pointer, and the 64-bit ones with the same numbers under "
+                    + "qemu-x86_64 (eax=1 is write there, not exit), so the two differ; use `syscall` with the 64-bit numbers")
         }
         return remarks
     }

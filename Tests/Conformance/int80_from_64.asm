@@ -1,5 +1,5 @@
 ; conformance: int 0x80: the 32-bit system call gate called from 64-bit code
-; divergence: warned: qemu-x86_64 7.2 has no 32-bit system call ABI for 64-bit programs: `int 0x80` does nothing there and returns 0 in rax; asmrun warns about `int 0x80` in 64-bit code at every build
+; divergence: warned: qemu-x86_64 7.2 has no 32-bit system call ABI for 64-bit programs: it runs `int 0x80` as a 64-bit system call of the same number with the 32-bit argument registers (eax = 20, getpid in the 32-bit table, is writev there; eax = 60 exits with ebx); asmrun warns about `int 0x80` in 64-bit code at every build
 ; An x86_64 kernel runs `int 0x80` from a 64-bit program as a 32-bit system call (eax = 20 is
 ; getpid there, with 32-bit arguments) and, since Linux 4.17, keeps r8-r15. The probe compares
 ; the result with the 64-bit getpid.
