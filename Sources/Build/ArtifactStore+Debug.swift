@@ -11,7 +11,7 @@ extension ArtifactStore {
         var program = program
         program.settings.format = artifact.format
         guard let debug = try? build(program, toolchain: toolchain, debugInfo: true) else { return nil }
-        let segments = { (artifact: Artifact) in (try? Files.read(artifact.executable)).flatMap(ElfSegments.init) }
+        let segments = { (artifact: Artifact) in (try? Files.read(artifact.executable)).flatMap(ElfSegments.init)?.loads }
         guard let classic = segments(artifact), classic == segments(debug) else {
             debug.release()
             return nil

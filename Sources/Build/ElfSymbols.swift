@@ -25,39 +25,13 @@ package struct ElfSymbols: Sendable, Equatable {
         stackNote = reader.stackNote()
     }
 
-    /// Whether an executable's stack is executable: its `PT_GNU_STACK` header has `PF_X`; without
-    /// one, the kernel makes an elf32 program's executable (with all its readable memory) and an
-    /// elf64 program's not (Linux 5.8 and later; qemu-user alike). `nil` for bytes that are not ELF.
-    package static func executableStack(_ bytes: [UInt8]) -> Bool? {
-        guard bytes.count >= 52, bytes.starts(with: [0x7f, 0x45, 0x4c, 0x46]) else { return nil }
-        let is64 = bytes[4] == 2
-        func integer(_ offset: Int, _ size: Int) -> Int? {
-            guard offset >= 0, offset + size <= bytes.count else { return nil }
-            return (0..<size).reversed().reduce(0) { $0 << 8 | Int(bytes[offset + $1]) }
-        }
-        guard let table = integer(is64 ? 0x20 : 0x1c, is64 ? 8 : 4), let size = integer(is64 ? 0x36 : 0x2a, 2),
-            let count = integer(is64 ? 0x38 : 0x2c, 2), size >= (is64 ? 56 : 32), table <= bytes.count
-        else { return nil }
-        // PT_GNU_STACK; p_flags follows p_type in elf64, comes seventh in elf32.
-        let stack = (0..<count).map { table + $0 * size }.first { integer($0, 4) == 0x6474_e551 }
-        guard let stack else { return !is64 }
-        return (integer(stack + (is64 ? 4 : 24), 4) ?? 0) & 1 != 0
-    }
+    /// Whether an executable's stack is executable (`ElfSegments.executableStack`); `nil` for
+    /// bytes that are not ELF.
+    package static func executableStack(_ bytes: [UInt8]) -> Bool? { ElfSegments(bytes)?.executableStack }
 
     /// Whether an executable names a dynamic loader (a `PT_INTERP` program header): it was linked
     /// against a shared C library.
-    package static func hasInterpreter(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count >= 52, bytes.starts(with: [0x7f, 0x45, 0x4c, 0x46]) else { return false }
-        let is64 = bytes[4] == 2
-        func integer(_ offset: Int, _ size: Int) -> Int? {
-            guard offset >= 0, offset + size <= bytes.count else { return nil }
-            return (0..<size).reversed().reduce(0) { $0 << 8 | Int(bytes[offset + $1]) }
-        }
-        guard let table = integer(is64 ? 0x20 : 0x1c, is64 ? 8 : 4), let size = integer(is64 ? 0x36 : 0x2a, 2),
-            let count = integer(is64 ? 0x38 : 0x2c, 2), size >= (is64 ? 56 : 32), table <= bytes.count
-        else { return false }
-        return (0..<count).contains { integer(table + $0 * size, 4) == 3 }
-    }
+    package static func hasInterpreter(_ bytes: [UInt8]) -> Bool { ElfSegments(bytes)?.hasInterpreter ?? false }
 
     /// An executable's entry point (`e_entry`): where its first instruction is.
     package static func entryPoint(_ bytes: [UInt8]) -> UInt64? {

@@ -4,6 +4,7 @@ import Testing
 @testable import Build
 @testable import Sandbox
 @testable import Source
+@testable import Support
 
 /// What a program runs as is the classic build's: `nasm -f FORMAT x.asm && ld x.o`, byte for byte
 /// where the program can see it.
@@ -109,5 +110,27 @@ struct FidelityTests {
             let classic = try Data(contentsOf: URL(fileURLWithPath: directory + "/classic"))
             #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/kept")) == classic, "debug: \(debug)")
         }
+    }
+
+    /// The line tables gdb reads come from a `-g` build whose loadable segments are the classic
+    /// build's (`ArtifactStore.debugBuild` checks it); another program's are not.
+    @Test(arguments: ObjectFormat.allCases)
+    func theDebugBuildLoadsWhereTheClassicOneDoes(format: ObjectFormat) throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Fixture.write(Self.unterminated(format), to: directory + "/scan.asm")
+        try Fixture.write(
+            Self.unterminated(format).replacingOccurrences(of: "\"Hello\"", with: "\"Hello, world\""), to: directory + "/other.asm")
+        let emulation = format == .elf64 ? "elf_x86_64" : "elf_i386"
+        func segments(_ source: String, _ flags: [String]) throws -> ElfSegments? {
+            #expect(
+                try Self.run("nasm", ["-f", format.rawValue] + flags + [source + ".asm", "-o", "x.o"], in: directory).status == .exited(0))
+            #expect(try Self.run("ld", ["-m", emulation, "x.o", "-o", "x"], in: directory).status == .exited(0))
+            return ElfSegments(try Files.read(directory + "/x"))
+        }
+        let classic = try #require(try segments("scan", []))
+        #expect(classic.loads.count == 3 && !classic.hasInterpreter && classic.executableStack == (format == .elf32))
+        #expect(try segments("scan", ["-g", "-F", "dwarf"])?.loads == classic.loads)
+        #expect(try segments("other", [])?.loads != classic.loads)
     }
 }
