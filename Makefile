@@ -40,7 +40,7 @@ DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo $(ARCH))
 # gdb-multiarch does on every host (on x86_64 plain gdb would do, but the tests also take the
 # ARM path there); `--strace` needs strace natively.
 # libseccomp-dev: the case's system call filter (libseccomp2 at run time).
-APT_PACKAGES := nasm binutils gcc qemu-user|qemu-user-static strace gdb-multiarch libseccomp-dev
+APT_PACKAGES := nasm binutils gcc qemu-user|qemu-user-static strace gdb-multiarch libseccomp-dev python3
 ifeq ($(ARCH),x86_64)
 # gcc only recommends libc6-dev, and libc programs do not link without its crt1.o; 32-bit libc
 # programs (`cc -m32`) need gcc-multilib.
@@ -61,7 +61,7 @@ PIP_INSTALL := python3 -m pip install --quiet
 DOC_FILES := Documentation/asmrun.1 Documentation/completions/asmrun.bash Documentation/completions/_asmrun \
 	Documentation/completions/asmrun.fish README.md
 
-.PHONY: all deps build run test unit-test corpus-test lint format install uninstall deb dist bench stress clean
+.PHONY: all deps build run test unit-test corpus-test conformance lint format install uninstall deb dist bench stress clean
 
 all: build
 
@@ -111,10 +111,27 @@ unit-test:
 	$(SWIFT) test
 
 # The sample corpus natively and under qemu (native is skipped, with a note, on ARM hosts),
-# then as if on an ARM host.
+# then as if on an ARM host; the conformance corpus (Tests/Conformance) the same two ways, and
+# on x86_64 hosts (where the native runner runs too) the check that Documentation/CONFORMANCE.md
+# is the table its run gives, and the classic build of every probe (nasm && ld, no asmrun)
+# against the same expectations, natively and under qemu.
+CONFORMANCE_REPORT := .build/conformance.json
 corpus-test:
 	$(BIN) test asm --runner native,qemu
 	ASMRUN_HOST_ARCH=aarch64 $(BIN) test asm
+	$(BIN) test Tests/Conformance --runner native,qemu --json $(CONFORMANCE_REPORT)
+	ASMRUN_HOST_ARCH=aarch64 $(BIN) test Tests/Conformance
+ifeq ($(ARCH),x86_64)
+	python3 Tests/Conformance/table.py --report $(CONFORMANCE_REPORT) --check
+	python3 Tests/Conformance/classic.py --qemu
+else
+	@echo "Documentation/CONFORMANCE.md and the probes' classic builds are checked on x86_64 hosts only"
+endif
+
+# Writes Documentation/CONFORMANCE.md from a run of the conformance corpus (on an x86_64 host).
+# Tests/Conformance/classic.py checks the probes' expectations against the classic build itself.
+conformance: build
+	python3 Tests/Conformance/table.py $(BIN)
 
 # Warnings as errors, swift-format, no Swift file over 300 lines or function over 60, actionlint
 # on the workflows (and, through the workflow that uses it, action.yml), the man page and the

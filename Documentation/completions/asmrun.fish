@@ -43,7 +43,7 @@ complete -c asmrun -n $run -l runner -x -a 'auto native qemu binfmt' -d 'What ru
 complete -c asmrun -n $run -s o -r -F -d 'Also keep the executable here'
 complete -c asmrun -n $run -l strace -d 'Print the system calls after the run'
 complete -c asmrun -n $run -l no-crash-report -d 'On a crash one line, no second run under gdb'
-complete -c asmrun -n $run -s g -l debug -d 'Keep debug information (always kept)'
+complete -c asmrun -n $run -s g -l debug -d 'Build with line tables, run and keep that build'
 complete -c asmrun -n '__fish_seen_subcommand_from debug' -l batch -d 'Stop at the start, print the line, quit'
 complete -c asmrun -n $run -l version -d 'Print the version'
 

@@ -18,9 +18,12 @@ package struct Artifact: Sendable {
     package let notes: [String]
     /// Linked against a shared C library: it needs the x86 dynamic loader to run.
     package var dynamic = false
-    /// The headers the C compiler read (its `-MMD` list, or the cache's record of it): inputs
+    /// The headers the C compiler read (its `-MD` list, or the cache's record of it): inputs
     /// of the build as much as the sources are.
     package var headers: [String] = []
+    /// Built with DWARF line tables (`-g`): it names its own lines; the classic build needs the
+    /// debug build's (`ArtifactStore.debugBuild`).
+    package var debugInfo = false
 
     package init(
         executable: String, format: ObjectFormat, warnings: String, notes: [String], dynamic: Bool = false, headers: [String] = []

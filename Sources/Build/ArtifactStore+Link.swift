@@ -6,11 +6,14 @@ extension ArtifactStore {
     /// link mode follows from the objects, so their keys stand for it.
     func linkKey(_ objectKeys: [String], _ plan: BuildPlan, _ toolchain: Toolchain) -> String {
         var digest = SHA256()
-        // The entry keeps asmrun's own build warnings too (`SyscallClobberCheck`): a change in
-        // what they find makes the check's version, and the key, change.
-        digest.update(field: "asmrun-executable-1")
+        // The version names asmrun's own link arguments (`LinkDecision.command`), which the key
+        // does not list: 2, the classic `ld` and the stack the objects ask for. The entry keeps
+        // asmrun's own build warnings too (`SyscallClobberCheck`): the check's version is part of
+        // the key, so no entry replays an older check's warnings (or none).
+        digest.update(field: "asmrun-executable-2")
         digest.update(field: SyscallClobberCheck.version)
         digest.update(field: plan.format.rawValue)
+        digest.update(field: plan.debugInfo ? "debug" : "classic")
         digest.update(field: plan.linkMode.rawValue)
         for key in objectKeys { digest.update(field: key) }
         for flag in plan.linkFlags { digest.update(field: flag) }
@@ -25,8 +28,12 @@ extension ArtifactStore {
         return digest.hexDigest()
     }
 
-    /// Reads the objects' symbols, decides how to link and links; returns the linker's warnings.
-    func link(_ plan: BuildPlan, program: Program, toolchain: Toolchain, builder: Builder) throws -> String {
+    /// Reads the objects' symbols, decides how to link and links; returns the linker's warnings
+    /// and the files it read besides the objects (`--dependency-file`: start files, libraries),
+    /// as inputs for the entry's record (`nil`: one could not be recorded).
+    func link(_ plan: BuildPlan, program: Program, toolchain: Toolchain, builder: Builder) throws -> (
+        warnings: String, inputs: [BuildInput]?
+    ) {
         var objects: [(source: String, symbols: ElfSymbols)] = []
         for (path, source) in plan.compiles.map({ ($0.object, $0.source) }) + plan.prebuilt.map({ ($0, $0) }) {
             guard let bytes = try? Files.read(path), let symbols = ElfSymbols(bytes) else {
@@ -40,9 +47,28 @@ extension ArtifactStore {
             objects.append((source, symbols))
         }
         let driver = try LinkDecision.decide(plan, objects: objects.map { ($0.source, $0.symbols) }, program: program)
-        let command = try LinkDecision.command(driver, plan, objects: plan.compiles.map(\.object), toolchain: toolchain)
-        return try builder.run(command, stage: .link, source: program.path) { output in
+        let stack = LinkDecision.executableStack(notes: objects.map(\.symbols.stackNote), linkFlags: plan.linkFlags)
+        let command = try LinkDecision.command(
+            driver, plan, objects: plan.compiles.map(\.object), toolchain: toolchain, executableStack: stack)
+        let warnings = try builder.run(command, stage: .link, source: program.path) { output in
             BuildFailure.linkHint(output, driver: driver, objects: objects)
         }
+        return (warnings, linkedFiles(plan))
+    }
+
+    /// The files the linker listed, but for this build's own objects and the prebuilt ones
+    /// (whose bytes the key covers), each once.
+    private func linkedFiles(_ plan: BuildPlan) -> [BuildInput]? {
+        guard let bytes = try? Files.read(plan.linkDependencies) else { return nil }
+        // The first rule; the phony ones after the blank line repeat its prerequisites.
+        let text = String(decoding: bytes, as: UTF8.self)
+        let rule = text.firstRange(of: "\n\n").map { String(text[..<$0.lowerBound]) } ?? text
+        var seen = Set(plan.compiles.map(\.object) + plan.prebuilt)
+        var inputs: [BuildInput] = []
+        for path in Self.makeDependencies(rule) where seen.insert(path).inserted {
+            guard let input = BuildInput.file(path) else { return nil }
+            inputs.append(input)
+        }
+        return inputs
     }
 }

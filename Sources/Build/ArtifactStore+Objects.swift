@@ -2,19 +2,35 @@ import Glibc
 import Source
 import Support
 
+/// A compiled (or cached) object: its full key (`nil`: not to be cached), what the tool printed,
+/// and the inputs its key does not name, for the executable's entry to be checked against too.
+struct ObtainedObject {
+    var key: String?
+    var warnings: String
+    var inputs: [BuildInput]
+}
+
 extension ArtifactStore {
     /// The cache key of one compile step: the tool, its flags (with scratch paths neutral), the
-    /// source's bytes and, for assembly, every file it includes; for C, the headers its last
-    /// compile listed, as long as they are unchanged. `nil` when that list is not known.
+    /// environment it reads, the source's bytes and, for assembly, every file asmrun's scan
+    /// finds it includes and every variable they read with `%!NAME`; for C, the files its last
+    /// compile listed, as long as they are unchanged. `nil` when that list is not known or the
+    /// output cannot be cached (it reads the clock, or a variable whose name is computed).
     func compileKey(_ step: CompileStep, program: Program) -> String? {
         var digest = baseDigest(step, program: program)
         switch step.language {
         case .assembly:
             guard let source = program.assembly.first(where: { $0.path == step.source }) else { return nil }
+            let inputs = program.inputs(of: source)
+            guard inputs.cacheable else { return nil }
             for dependency in program.dependencies[source.path] ?? [] {
                 digest.update(field: dependency.name)
                 digest.update(field: dependency.path ?? "<missing>")
                 digest.update(field: dependency.digest ?? "<unreadable>")
+            }
+            for name in inputs.environmentNames {
+                digest.update(field: name)
+                digest.update(field: BuildInput.valueDigest(environment[name]))
             }
         case .c:
             guard let root, let manifest = currentManifest(step, program: program, root: root) else { return nil }
@@ -23,47 +39,61 @@ extension ArtifactStore {
         return digest.hexDigest()
     }
 
-    /// Compiles `step` unless its object is cached; returns its full key and what the tool printed.
-    /// Objects are stored only when `storing`: a one-source program's executable entry is all a
-    /// warm run reads, and each entry is an inode a cold run pays for.
+    /// Compiles `step` unless its object is cached and its recorded inputs still hold; returns
+    /// its full key, what the tool printed and those inputs. Objects are stored only when
+    /// `storing`: a one-source program's executable entry is all a warm run reads, and each entry
+    /// is an inode a cold run pays for.
     func obtainObject(
         _ step: CompileStep, key: String?, program: Program, builder: Builder, storing: Bool
-    ) throws -> (key: String?, warnings: String) {
-        if let root, let key, let (object, warnings, _, _) = CacheEntry(path: root + "/objects/" + key).read(),
-            FileCopy.write(object, to: step.object, mode: 0o644)
+    ) throws -> ObtainedObject {
+        if let root, let key, let entry = CacheEntry(path: root + "/objects/" + key).read(),
+            let inputs = BuildInput.inputs(of: entry.inputs), inputs.allSatisfy({ $0.holds(environment: environment) }),
+            FileCopy.write(entry.payload, to: step.object, mode: 0o644)
         {
             builder.trace?(
                 "(cached \(key.prefix(12))) \(step.source): the object compiled earlier from the same source, includes and flags")
-            return (key, warnings)
+            return ObtainedObject(key: key, warnings: entry.warnings, inputs: inputs)
         }
         let stage: BuildFailure.Stage = step.language == .assembly ? .assemble : .compile
         let hint = step.language == .assembly ? BuildFailure.assemblyHint : BuildFailure.compileHint
         let warnings = try builder.run(step.command, stage: stage, source: step.source, hint: hint)
         try checkUnchanged(step, program: program)
-        guard let root else { return (nil, warnings) }
-        var fullKey = key
-        if step.language == .c, let manifest = writeManifest(step, program: program, root: root) {
+        guard let root else { return ObtainedObject(key: nil, warnings: warnings, inputs: []) }
+        var object = ObtainedObject(key: key, warnings: warnings, inputs: [])
+        switch step.language {
+        case .assembly:
+            guard let inputs = try unnamedInputs(step, program: program, builder: builder) else {
+                return ObtainedObject(key: nil, warnings: warnings, inputs: [])
+            }
+            object.inputs = inputs
+        case .c:
             var digest = baseDigest(step, program: program)
+            guard let manifest = writeManifest(step, program: program, root: root) else { return object }
             digest.update(field: manifest)
-            fullKey = digest.hexDigest()
+            object.key = digest.hexDigest()
         }
         // Read only to be stored: the link reads it again for its symbols anyway.
-        if let fullKey, storing, let object = try? Files.read(step.object) {
-            store(object, warnings: warnings, key: fullKey, root: root)
+        if let key = object.key, storing, let bytes = try? Files.read(step.object) {
+            store(bytes, warnings: warnings, inputs: BuildInput.record(object.inputs), key: key, root: root)
         }
-        return (fullKey, warnings)
+        return object
     }
 
-    /// The tool, its identity, its flags (the scratch paths that change every run neutral) and
-    /// the source's bytes as they were read.
-    private func baseDigest(_ step: CompileStep, program: Program) -> SHA256 {
+    /// The tool, its identity, its flags (the scratch paths that change every run neutral), the
+    /// environment variables it reads (`BuildPlan.environment`) and the source's bytes as they
+    /// were read.
+    func baseDigest(_ step: CompileStep, program: Program) -> SHA256 {
         var digest = SHA256()
-        digest.update(field: "asmrun-object-1")
+        digest.update(field: "asmrun-object-2")
         digest.update(field: step.language.rawValue)
         digest.update(field: step.command.executable)
         digest.update(field: identity(of: step.command.executable))
         for argument in step.command.arguments {
             digest.update(field: argument == step.object ? "@object" : argument == step.dependencyFile ? "@deps" : argument)
+        }
+        for name in BuildPlan.environment(of: step.language) {
+            digest.update(field: name)
+            digest.update(field: BuildInput.valueDigest(environment[name]))
         }
         digest.update(field: Self.digest(of: step, in: program) ?? "<unread>")
         return digest
@@ -81,75 +111,5 @@ extension ArtifactStore {
         guard let before = Self.digest(of: step, in: program), (try? Files.digest(step.source)) != before else { return }
         throw FileError(
             path: step.source, problem: "changed while it was being built", fix: "run asmrun again once it is saved")
-    }
-
-    /// `PATH\tDIGEST` per header of the C file's last compile, when every one is unchanged.
-    private func currentManifest(_ step: CompileStep, program: Program, root: String) -> String? {
-        guard let (payload, _, _, _) = CacheEntry(path: root + "/objects/" + manifestKey(step, program)).read() else { return nil }
-        let text = String(decoding: payload, as: UTF8.self)
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: "\t", maxSplits: 1)
-            guard parts.count == 2, let bytes = try? Files.read(String(parts[1])), SHA256.hex(bytes) == parts[0] else { return nil }
-        }
-        return text
-    }
-
-    /// Records the headers the compiler listed (`-MMD`), hashed now, for the next run's key.
-    private func writeManifest(_ step: CompileStep, program: Program, root: String) -> String? {
-        guard let file = step.dependencyFile, let bytes = try? Files.read(file) else { return nil }
-        var lines: [String] = []
-        for header in Self.makeDependencies(String(decoding: bytes, as: UTF8.self)) where header != step.source {
-            guard let content = try? Files.read(header) else { return nil }
-            lines.append(SHA256.hex(content) + "\t" + header)
-        }
-        let manifest = lines.sorted().joined(separator: "\n")
-        store(Array(manifest.utf8), warnings: "", key: manifestKey(step, program), root: root, later: false)
-        return manifest
-    }
-
-    /// The headers the C files read: each compile's `-MMD` list when it just ran, else the
-    /// manifest the cache keeps of its last compile.
-    func headers(of plan: BuildPlan, program: Program) -> [String] {
-        plan.compiles.filter { $0.language == .c }.flatMap { step -> [String] in
-            if let file = step.dependencyFile, let bytes = try? Files.read(file) {
-                return Self.makeDependencies(String(decoding: bytes, as: UTF8.self)).filter { $0 != step.source }
-            }
-            guard let root, let (payload, _, _, _) = CacheEntry(path: root + "/objects/" + manifestKey(step, program)).read() else {
-                return []
-            }
-            return String(decoding: payload, as: UTF8.self).split(separator: "\n").compactMap { line in
-                line.split(separator: "\t", maxSplits: 1).dropFirst().first.map(String.init)
-            }
-        }
-    }
-
-    private func manifestKey(_ step: CompileStep, _ program: Program) -> String {
-        var digest = baseDigest(step, program: program)
-        digest.update(field: "headers")
-        return digest.hexDigest()
-    }
-
-    /// The prerequisites of a make rule (`obj.o: a.c b.h \` …), with `\ ` as an escaped space.
-    static func makeDependencies(_ text: String) -> [String] {
-        let joined = text.split(separator: "\\\n", omittingEmptySubsequences: false).joined(separator: " ")
-        guard let colon = joined.firstRange(of: ": ") ?? joined.firstRange(of: ":\n") else { return [] }
-        var words: [String] = []
-        var current = ""
-        var escaped = false
-        for character in joined[colon.upperBound...] {
-            if escaped {
-                current.append(character)
-                escaped = false
-            } else if character == "\\" {
-                escaped = true
-            } else if character == " " || character == "\n" || character == "\t" {
-                if !current.isEmpty { words.append(current) }
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        if !current.isEmpty { words.append(current) }
-        return words
     }
 }

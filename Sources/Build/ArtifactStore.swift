@@ -5,15 +5,19 @@ import Support
 import Synchronization
 
 /// Builds programs through a content-addressed cache. Every compile step is cached on its own
-/// inputs (the source, what it includes, the tool, every flag; a C file's headers through the
-/// manifest its `-MMD` output gives), and the executable on all of its objects' keys and the
-/// link inputs, so a warm run reads one entry. An entry is one file, `objects/KEY`, renamed
-/// into place whole and checked against its digest before use; a corrupt entry is rebuilt.
+/// inputs (the source, what it includes, the variables it reads, the tool, every flag; a C
+/// file's headers through the manifest its `-MD` output gives), and the executable on all of its
+/// objects' keys and the link inputs, so a warm run reads one entry. What the tools say they read
+/// beyond the key (`nasm -MD`/`-M`, `ld --dependency-file`) is recorded with the entry and checked
+/// on every hit (`BuildInput`). An entry is one file, `objects/KEY`, renamed into place whole and
+/// checked against its digest before use; a corrupt entry is rebuilt.
 package final class ArtifactStore: Sendable {
     /// The cache folder, or `nil` when caching is off.
     package let root: String?
     let options: CacheOptions
     let launcher: any ProcessLaunching
+    /// The environment the tools run in: the variables they read are part of the keys.
+    let environment: [String: String]
     /// The folder of this process's private copies of executables (cases must see it).
     package var scratch: String { scratchFolder.path }
     private let scratchFolder: TemporaryDirectory
@@ -36,6 +40,7 @@ package final class ArtifactStore: Sendable {
     ) throws {
         self.options = options
         self.launcher = launcher
+        self.environment = environment
         writer = EntryWriter(inline: writesAtOnce)
         let folder = try options.enabled ? options.root(environment: environment).flatMap(CacheFolder.open) : nil
         if let folder, !folder.created {
@@ -63,29 +68,33 @@ package final class ArtifactStore: Sendable {
         }
     }
 
-    /// Returns a runnable executable for `program`, from the cache or freshly built. Code nasm
-    /// rejects as 64-bit, in a program that never said which it is, is built again as elf32.
-    package func build(_ program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)? = nil) throws -> Artifact {
+    /// Returns a runnable executable for `program`, from the cache or freshly built: the classic
+    /// build, or with `debugInfo` the one with DWARF line tables (`BuildPlan.debugInfo`). Code
+    /// nasm rejects as 64-bit, in a program that never said which it is and names no 64-bit
+    /// register, is built again as elf32.
+    package func build(
+        _ program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)? = nil, debugInfo: Bool = false
+    ) throws -> Artifact {
         do {
-            return try attempt(program, toolchain: toolchain, trace: trace, notes: [])
+            return try attempt(program, toolchain: toolchain, trace: trace, notes: [], debugInfo: debugInfo)
         } catch let failure as BuildFailure
-            where failure.rejects64BitCode && program.settings.format == nil && !program.assembly.contains(where: \.declaresBits32)
+            where failure.rejects64BitCode && !program.declaresFormat && !program.assembly.contains(where: \.uses64BitCode)
         {
             var retried = program
             retried.settings.format = .elf32
             let note =
                 "asmrun: \(failure.source): nasm rejects it as 64-bit code, so it was built as elf32; say `bits 32` or `; asmrun: format elf32`"
-            return try attempt(retried, toolchain: toolchain, trace: trace, notes: [note])
+            return try attempt(retried, toolchain: toolchain, trace: trace, notes: [note], debugInfo: debugInfo)
         }
     }
 
     private func attempt(
-        _ program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)?, notes: [String]
+        _ program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)?, notes: [String], debugInfo: Bool
     ) throws -> Artifact {
         let index = counter.add(1, ordering: .relaxed).newValue
-        var plan = try BuildPlan(program: program, toolchain: toolchain, directory: scratch, prefix: "\(index)-")
+        var plan = try BuildPlan(program: program, toolchain: toolchain, directory: scratch, prefix: "\(index)-", debugInfo: debugInfo)
         let builder = Builder(launcher: launcher, trace: trace)
-        let notes = notes + program.assembly.compactMap(\.formatRemark).map { "asmrun: " + $0 }
+        let notes = notes + program.formatRemarks.map { "asmrun: " + $0 }
         // The objects exist only once a compile step was taken (a hit on the executable takes none).
         var objectsMade = false
         defer {
@@ -93,6 +102,7 @@ package final class ArtifactStore: Sendable {
                 unlink(step.object)
                 if let file = step.dependencyFile { unlink(file) }
             }
+            if objectsMade { unlink(plan.linkDependencies) }
         }
         var keys = plan.compiles.map { compileKey($0, program: program) }
         let executableKey = keys.allSatisfy({ $0 != nil }) ? linkKey(keys.compactMap { $0 }, plan, toolchain) : nil
@@ -104,9 +114,12 @@ package final class ArtifactStore: Sendable {
                 executable: hit.path, format: plan.format, warnings: hit.warnings, notes: notes, dynamic: hit.dynamic,
                 headers: headers(of: plan, program: program))
             artifact.length = hit.length
+            artifact.debugInfo = plan.debugInfo
             return artifact
         }
         var warnings = ""
+        // `nil` when an input the key does not name could not be recorded with the entry.
+        let inputs: [BuildInput]?
         objectsMade = true
         let lookedUp = keys
         // With its key known, the executable is linked straight into the cache's staging folder
@@ -115,29 +128,43 @@ package final class ArtifactStore: Sendable {
         var linked = Linked(scratch: plan.executable, staging: staging)
         if let staging = linked.staging { plan.executable = staging }
         do {
-            for (position, step) in plan.compiles.enumerated() {
-                let (key, printed) = try obtainObject(
-                    step, key: keys[position], program: program, builder: builder, storing: plan.compiles.count > 1)
-                keys[position] = key
-                warnings += printed
-            }
-            warnings += SyscallClobberCheck.buildOutput(for: program, format: plan.format)  // kept and replayed with the tools'
-            warnings += try link(plan, program: program, toolchain: toolchain, builder: builder)
+            inputs = try compileAndLink(plan, keys: &keys, warnings: &warnings, program: program, toolchain: toolchain, builder: builder)
         } catch let failure as BuildFailure where staging.map({ refused(failure, staging: $0) }) == true {
             // The cache's folder would not take the file (full, or not writable after all): the
             // executable is linked privately, as without a cache, and not stored.
             if let staging { unlink(staging) }
             (plan.executable, linked) = (linked.scratch, Linked(scratch: linked.scratch, staging: nil))
-            warnings += try link(plan, program: program, toolchain: toolchain, builder: builder)
-            return try finish(plan, program, linked: linked, key: nil, warnings: warnings, notes: notes)
+            warnings += try link(plan, program: program, toolchain: toolchain, builder: builder).warnings
+            return try finish(plan, program, linked: linked, key: nil, built: (warnings, ""), notes: notes)
         } catch {
             if let staging = linked.staging { unlink(staging) }
             throw error
         }
         // The key looked up stands unless a compile made its key only now (a C file's headers).
         let objectKeys = keys.compactMap { $0 }
-        let key = objectKeys.count == keys.count ? (keys == lookedUp ? executableKey : nil) ?? linkKey(objectKeys, plan, toolchain) : nil
-        return try finish(plan, program, linked: linked, key: key, warnings: warnings, notes: notes)
+        let key =
+            inputs != nil && objectKeys.count == keys.count
+            ? (keys == lookedUp ? executableKey : nil) ?? linkKey(objectKeys, plan, toolchain) : nil
+        return try finish(plan, program, linked: linked, key: key, built: (warnings, BuildInput.record(inputs ?? [])), notes: notes)
+    }
+
+    /// Compiles (or takes from the cache) every object of `plan`, each one's key set in `keys`,
+    /// then links; adds what the tools printed to `warnings` and returns the inputs the keys do
+    /// not name (`nil`: one could not be recorded).
+    private func compileAndLink(
+        _ plan: BuildPlan, keys: inout [String?], warnings: inout String, program: Program, toolchain: Toolchain, builder: Builder
+    ) throws -> [BuildInput]? {
+        var inputs: [BuildInput] = []
+        for (position, step) in plan.compiles.enumerated() {
+            let object = try obtainObject(step, key: keys[position], program: program, builder: builder, storing: plan.compiles.count > 1)
+            keys[position] = object.key
+            warnings += object.warnings
+            inputs += object.inputs
+        }
+        warnings += SyscallClobberCheck.buildOutput(for: program, format: plan.format)  // kept and replayed with the tools'
+        let linked = try link(plan, program: program, toolchain: toolchain, builder: builder)
+        warnings += linked.warnings
+        return linked.inputs.map { inputs + $0 }
     }
 
     /// A link into `staging` that failed for the cache's folder, not for the program: the linker
@@ -148,15 +175,19 @@ package final class ArtifactStore: Sendable {
             && (failure.output.contains(staging) || (Files.freeBytes(PathName.directory(of: staging)) ?? 0) < 16 << 20)
     }
 
-    /// The artifact of what was linked, kept under `key` (`keep`).
+    /// The artifact of what was linked, kept under `key` with what its build printed and the
+    /// record of its inputs (`keep`).
     private func finish(
-        _ plan: BuildPlan, _ program: Program, linked: Linked, key: String?, warnings: String, notes: [String]
+        _ plan: BuildPlan, _ program: Program, linked: Linked, key: String?, built: (warnings: String, inputs: String),
+        notes: [String]
     ) throws -> Artifact {
-        let kept = try keep(linked, key: key, warnings: warnings, program: program)
+        let warnings = built.warnings
+        let kept = try keep(linked, key: key, built: built, program: program)
         var artifact = Artifact(
             executable: kept.path, format: plan.format, warnings: warnings, notes: notes,
             dynamic: ElfSymbols.hasInterpreter(kept.head), headers: headers(of: plan, program: program))
         artifact.length = kept.length
+        artifact.debugInfo = plan.debugInfo
         return artifact
     }
 
@@ -181,11 +212,12 @@ package final class ArtifactStore: Sendable {
 
     /// Stores what was linked under `key`: the staging file sealed as the entry, else the
     /// private copy (the staging file's bytes written there when it could not be sealed).
-    private func keep(_ linked: Linked, key: String?, warnings: String, program: Program) throws -> Kept {
+    private func keep(_ linked: Linked, key: String?, built: (warnings: String, inputs: String), program: Program) throws -> Kept {
+        let (warnings, inputs) = built
         if let root, let key, let staging = linked.staging {
             let entry = CacheEntry(path: root + "/objects/" + key)
-            if let sealed = entry.seal(staging, warnings: warnings, head: Self.headerBytes) {
-                stored.add(CacheEntry.size(length: sealed.length, warnings: warnings), ordering: .relaxed)
+            if let sealed = entry.seal(staging, warnings: warnings, inputs: inputs, head: Self.headerBytes) {
+                stored.add(CacheEntry.size(length: sealed.length, warnings: warnings, inputs: inputs), ordering: .relaxed)
                 return Kept(path: entry.path, head: sealed.head, length: sealed.length)
             }
         }
@@ -196,16 +228,20 @@ package final class ArtifactStore: Sendable {
                 path: program.path, problem: "was linked, but its executable could not be kept",
                 fix: "check the space and permissions of \(root ?? scratch)")
         }
-        if let root, let key, linked.staging == nil { store(bytes, warnings: warnings, key: key, root: root, executable: true) }
+        if let root, let key, linked.staging == nil {
+            store(bytes, warnings: warnings, inputs: inputs, key: key, root: root, executable: true)
+        }
         return Kept(path: linked.scratch, head: bytes, length: nil)
     }
 
     /// The executable's entry, run where it is (`length`: its bytes before the trailer), or
-    /// written to its private path when it was stored before entries were runnable; `nil` on a miss.
+    /// written to its private path when it was stored before entries were runnable; `nil` on a
+    /// miss, which an entry whose recorded inputs changed is.
     private func cachedExecutable(_ key: String, _ plan: BuildPlan) -> (path: String, length: Int?, warnings: String, dynamic: Bool)? {
         guard let root else { return nil }
         let entry = CacheEntry(path: root + "/objects/" + key)
-        guard let (payload, warnings, runnable, accessed) = entry.read() else { return nil }
+        guard let (payload, warnings, inputs, runnable, accessed) = entry.read(), BuildInput.hold(inputs, environment: environment)
+        else { return nil }
         guard runnable || ExecutableFile.write(payload, to: plan.executable) else { return nil }
         entry.touch(accessed: accessed)
         return (runnable ? entry.path : plan.executable, runnable ? payload.count : nil, warnings, ElfSymbols.hasInterpreter(payload))
@@ -216,13 +252,16 @@ package final class ArtifactStore: Sendable {
     /// A child forked while an entry is open for writing holds it until its exec or its first
     /// close of inherited descriptors, microseconds; running that entry then meanwhile fails with
     /// ETXTBSY, which a case retries once (`CaseRunner`).
-    func store(_ payload: [UInt8], warnings: String, key: String, root: String, executable: Bool = false, later: Bool = true) {
+    func store(
+        _ payload: [UInt8], warnings: String, inputs: String = "", key: String, root: String, executable: Bool = false,
+        later: Bool = true
+    ) {
         let entry = CacheEntry(path: root + "/objects/" + key)
         let staging = stagingPath(key, root: root)
         if later {
-            writer.write(entry, payload, warnings: warnings, staging: staging, executable: executable)
-        } else if entry.install(payload, warnings: warnings, staging: staging, executable: executable) {
-            stored.add(CacheEntry.size(payload, warnings: warnings), ordering: .relaxed)
+            writer.write(entry, payload, warnings: warnings, inputs: inputs, staging: staging, executable: executable)
+        } else if entry.install(payload, warnings: warnings, inputs: inputs, staging: staging, executable: executable) {
+            stored.add(CacheEntry.size(payload, warnings: warnings, inputs: inputs), ordering: .relaxed)
         }
     }
 

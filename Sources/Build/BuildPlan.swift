@@ -10,8 +10,12 @@ package struct CompileStep: Sendable, Equatable {
     package let language: Language
     package var command: Command
     package let object: String
-    /// The C compiler's `-MMD` output: the headers the source included.
+    /// The tool's `-MD` output: the files it read (nasm 2.16.01 leaves out its `%include`s there;
+    /// `listing` names them).
     package let dependencyFile: String?
+    /// `nasm -M -MF FILE`: the files nasm reads, every `%include` among them, without assembling;
+    /// run when the source names a file in a way asmrun's scan cannot follow.
+    package var listing: Command? = nil
 }
 
 /// A program's build, planned before anything runs: one compile step per source and what the
@@ -25,55 +29,81 @@ package struct BuildPlan: Sendable, Equatable {
     /// The link mode asked for (`auto` is decided from the symbols).
     package var linkMode: LinkMode
     package var linkFlags: [String]
+    /// Assembled with `-g -F dwarf` and compiled with `-g`: DWARF line tables for gdb. Off, the
+    /// build is the classic `nasm -f FORMAT … && ld …`, whose file bytes a program may see (the
+    /// rest of the page after `.data` is mapped from the file: a debug build puts
+    /// `.debug_aranges` there, the classic one `.symtab`).
+    package var debugInfo: Bool
+    /// The linker's `--dependency-file`: the libraries and start files it read.
+    package var linkDependencies: String
 
     /// Plans `program` with its objects and executable in `directory`, names starting `prefix`.
-    package init(program: Program, toolchain: Toolchain, directory: String, prefix: String) throws {
+    package init(program: Program, toolchain: Toolchain, directory: String, prefix: String, debugInfo: Bool = false) throws {
+        self.debugInfo = debugInfo
         format = program.format
         linkMode = program.settings.link
         linkFlags = program.settings.linkFlags
         prebuilt = program.prebuilt
         executable = directory + "/" + prefix + program.name
+        linkDependencies = directory + "/" + prefix + "link.d"
         var compiles: [CompileStep] = []
         for (index, source) in program.assembly.enumerated() {
             let object = directory + "/\(prefix)\(index)-\(source.stem).o"
-            compiles.append(try Self.assemble(source, of: program, format: format, toolchain: toolchain, object: object))
+            compiles.append(
+                try Self.assemble(source, of: program, format: format, toolchain: toolchain, object: object, debugInfo: debugInfo))
         }
         for (index, source) in program.cSources.enumerated() {
             let stem = PathName.removingExtension(PathName.lastComponent(of: source.path))
             let object = directory + "/\(prefix)c\(index)-\(stem).o"
-            compiles.append(try Self.compile(source, of: program, format: format, toolchain: toolchain, object: object))
+            compiles.append(
+                try Self.compile(source, of: program, format: format, toolchain: toolchain, object: object, debugInfo: debugInfo))
         }
         self.compiles = compiles
     }
 
-    /// `nasm -f FORMAT -I … -D … -o OBJECT SOURCE`.
+    /// `nasm -f FORMAT [-g -F dwarf] -I … -D … -o OBJECT SOURCE`.
     private static func assemble(
-        _ source: SourceFile, of program: Program, format: ObjectFormat, toolchain: Toolchain, object: String
+        _ source: SourceFile, of program: Program, format: ObjectFormat, toolchain: Toolchain, object: String, debugInfo: Bool
     ) throws -> CompileStep {
-        // Always with DWARF line tables: a crash names its source line; nasm is no slower for it.
-        var arguments = ["-f", format.rawValue, "-g", "-F", "dwarf"]
+        var arguments = ["-f", format.rawValue] + (debugInfo ? ["-g", "-F", "dwarf"] : [])
         var defines = program.settings.defines
         if source.path != program.main.path { defines += source.settings.defines }
         for directory in program.includeDirectories(for: source) {
             arguments += ["-I", directory.hasSuffix("/") ? directory : directory + "/"]
         }
         arguments += defines.map { "-D" + $0 }
-        arguments += ["-o", object, operand(source.path)]
-        return CompileStep(
-            source: source.path, language: .assembly, command: Command(try toolchain.nasm(), arguments), object: object,
-            dependencyFile: nil)
+        let nasm = try toolchain.nasm()
+        let dependencies = object + ".d"
+        var step = CompileStep(
+            source: source.path, language: .assembly,
+            command: Command(nasm, arguments + ["-MD", dependencies, "-o", object, operand(source.path)]), object: object,
+            dependencyFile: dependencies)
+        step.listing = Command(nasm, arguments + ["-M", "-MF", dependencies, operand(source.path)])
+        return step
     }
 
-    /// `cc -c [-m32] FLAGS -MMD -MF DEPS -o OBJECT SOURCE`.
+    /// `cc -c [-m32] [-g] FLAGS -MD -MF DEPS -o OBJECT SOURCE`.
     private static func compile(
-        _ source: CSourceFile, of program: Program, format: ObjectFormat, toolchain: Toolchain, object: String
+        _ source: CSourceFile, of program: Program, format: ObjectFormat, toolchain: Toolchain, object: String, debugInfo: Bool
     ) throws -> CompileStep {
         let bits = format == .elf32 && toolchain.host.runsX86_64 ? ["-m32"] : []
         let dependencies = object + ".d"
-        let arguments = bits + ["-c", "-g"] + program.settings.cFlags + ["-MMD", "-MF", dependencies, "-o", object, operand(source.path)]
+        let arguments =
+            bits + ["-c"] + (debugInfo ? ["-g"] : []) + program.settings.cFlags + [
+                "-MD", "-MF", dependencies, "-o", object, operand(source.path),
+            ]
         return CompileStep(
             source: source.path, language: .c, command: Command(try toolchain.compilerDriver(for: format), arguments),
             object: object, dependencyFile: dependencies)
+    }
+
+    /// The environment variables that change what the tool of `language` makes (nasm's default
+    /// options; the C compiler's search paths and build date), part of every cache key.
+    package static func environment(of language: CompileStep.Language) -> [String] {
+        switch language {
+        case .assembly: ["NASMENV"]
+        case .c: ["CPATH", "C_INCLUDE_PATH", "GCC_EXEC_PREFIX", "COMPILER_PATH", "LIBRARY_PATH", "SOURCE_DATE_EPOCH"]
+        }
     }
 
     /// A path as a tool's operand: `./-E.asm` and `./@args.c`, never an option or a response file.

@@ -2,9 +2,10 @@ import Glibc
 import Sandbox
 import Support
 
-/// One cache entry: a single file holding an object or executable and the warnings its build
-/// printed (replayed on every hit), then a trailer: the payload's length, a stamp, a checksum
-/// of both (`Checksum`) and a magic line. One file per entry means one inode to create, which is what a cold
+/// One cache entry: a single file holding an object or executable, the warnings its build
+/// printed (replayed on every hit) and the inputs its key does not name (`BuildInput`, checked on
+/// every hit), then a trailer: the payload's and the warnings' lengths, a stamp, a checksum of it
+/// all (`Checksum`) and a magic line. One file per entry means one inode to create, which is what a cold
 /// run pays for.
 ///
 /// The checksum is checked when an entry was changed since asmrun wrote it, not on every use: the
@@ -17,46 +18,54 @@ import Support
 struct CacheEntry {
     let path: String
 
-    private static let magic = Array("\nasmrun-entry-4\n".utf8)
-    static let trailerLength = 16 + 16 + 16 + magic.count
+    private static let magic = Array("\nasmrun-entry-5\n".utf8)
+    static let trailerLength = 16 + 16 + 16 + 16 + magic.count
 
     /// The trailer's checksum field of a sealed executable: never a checksum (not hex).
     private static let unchecked = String(repeating: "-", count: 16)
 
-    /// The bytes an entry with `payload` and `warnings` takes.
-    static func size(_ payload: [UInt8], warnings: String) -> Int { size(length: payload.count, warnings: warnings) }
+    /// The bytes an entry with `payload`, `warnings` and `inputs` takes.
+    static func size(_ payload: [UInt8], warnings: String, inputs: String = "") -> Int {
+        size(length: payload.count, warnings: warnings, inputs: inputs)
+    }
 
-    /// The bytes an entry of a `length`-byte payload and `warnings` takes.
-    static func size(length: Int, warnings: String) -> Int { length + warnings.utf8.count + trailerLength }
+    /// The bytes an entry of a `length`-byte payload, `warnings` and `inputs` takes.
+    static func size(length: Int, warnings: String, inputs: String = "") -> Int {
+        length + warnings.utf8.count + inputs.utf8.count + trailerLength
+    }
 
-    /// The payload and warnings, when the entry exists and is intact; `runnable` when it was
-    /// stored executable, to be run where it is.
-    func read() -> (payload: [UInt8], warnings: String, runnable: Bool, accessed: timespec)? {
+    /// The payload, warnings and inputs record, when the entry exists and is intact; `runnable`
+    /// when it was stored executable, to be run where it is.
+    func read() -> (payload: [UInt8], warnings: String, inputs: String, runnable: Bool, accessed: timespec)? {
         guard let (bytes, status) = try? Files.readWithStatus(path, growing: false), bytes.count >= Self.trailerLength else {
             return nil
         }
         let body = bytes.count - Self.trailerLength
         guard bytes.suffix(Self.magic.count).elementsEqual(Self.magic),
-            let length = Self.hex(bytes[body..<body + 16]), length <= body, let stamp = Self.hex(bytes[body + 16..<body + 32])
+            let length = Self.hex(bytes[body..<body + 16]), let warnings = Self.hex(bytes[body + 16..<body + 32]),
+            length <= body, warnings <= body - length, let stamp = Self.hex(bytes[body + 32..<body + 48])
         else { return nil }
         let content = bytes[..<body]
         let untouched = Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec) == stamp
         if !untouched {
             let sum = bytes.withUnsafeBytes { Checksum.hex(UnsafeRawBufferPointer(rebasing: $0[..<body])) }
-            guard String(decoding: bytes[body + 32..<body + 48], as: UTF8.self) == sum else { return nil }
+            guard String(decoding: bytes[body + 48..<body + 64], as: UTF8.self) == sum else { return nil }
         }
         return (
-            Array(content[..<length]), String(decoding: content[length...], as: UTF8.self), status.st_mode & 0o100 != 0, status.st_atim
+            Array(content[..<length]), String(decoding: content[length..<length + warnings], as: UTF8.self),
+            String(decoding: content[(length + warnings)...], as: UTF8.self), status.st_mode & 0o100 != 0, status.st_atim
         )
     }
 
-    /// Stores `payload` with `warnings`: written to `staging`, stamped, then renamed into place.
-    /// An executable's entry is made runnable: the kernel loads an ELF file by its headers, so
-    /// the trailer after it does no harm, and a hit runs the entry itself instead of a copy.
-    func install(_ payload: [UInt8], warnings: String, staging: String, executable: Bool) -> Bool {
+    /// Stores `payload` with `warnings` and `inputs`: written to `staging`, stamped, then renamed
+    /// into place. An executable's entry is made runnable: the kernel loads an ELF file by its
+    /// headers, so the trailer after it does no harm, and a hit runs the entry itself instead of
+    /// a copy.
+    func install(_ payload: [UInt8], warnings: String, inputs: String = "", staging: String, executable: Bool) -> Bool {
         let text = Array(warnings.utf8)
-        let sum = (payload + text).withUnsafeBytes { Checksum.hex($0) }
-        let (tail, now) = Self.tail(length: payload.count, warnings: text, sum: sum)
+        let record = Array(inputs.utf8)
+        let sum = (payload + text + record).withUnsafeBytes { Checksum.hex($0) }
+        let (tail, now) = Self.tail(length: payload.count, warnings: text, inputs: record, sum: sum)
         let fd = open(staging, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0o755 : 0o644)
         guard fd >= 0 else { return false }
         var times = [now, now]
@@ -71,20 +80,24 @@ struct CacheEntry {
     /// (`ExecutableFile.seal`), so that no child holds it open for writing when a case runs it.
     /// Returns its length and those bytes; `nil` (the staging file left as it is) when it could
     /// not be sealed.
-    func seal(_ staging: String, warnings: String, head: Int) -> (length: Int, head: [UInt8])? {
+    func seal(_ staging: String, warnings: String, inputs: String = "", head: Int) -> (length: Int, head: [UInt8])? {
         let text = Array(warnings.utf8)
-        guard let sealed = ExecutableFile.seal(staging, head: head, tail: { Self.tail(length: $0, warnings: text, sum: Self.unchecked) }),
+        let record = Array(inputs.utf8)
+        guard
+            let sealed = ExecutableFile.seal(
+                staging, head: head, tail: { Self.tail(length: $0, warnings: text, inputs: record, sum: Self.unchecked) }),
             rename(staging, path) == 0
         else { return nil }
         return sealed
     }
 
-    /// What follows a payload of `length` bytes (the warnings, then the trailer), and the stamp in it.
-    private static func tail(length: Int, warnings text: [UInt8], sum: String) -> (bytes: [UInt8], stamp: timespec) {
+    /// What follows a payload of `length` bytes (the warnings, the inputs, then the trailer), and
+    /// the stamp in it.
+    private static func tail(length: Int, warnings text: [UInt8], inputs: [UInt8], sum: String) -> (bytes: [UInt8], stamp: timespec) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        let trailer = hex(length) + hex(Int(now.tv_sec) * 1_000_000_000 + now.tv_nsec) + sum
-        return (text + Array(trailer.utf8) + magic, now)
+        let trailer = hex(length) + hex(text.count) + hex(Int(now.tv_sec) * 1_000_000_000 + now.tv_nsec) + sum
+        return (text + inputs + Array(trailer.utf8) + magic, now)
     }
 
     private func place(_ staging: String, written: Bool) -> Bool {

@@ -10,6 +10,8 @@ package struct ElfSymbols: Sendable, Equatable {
     package var defined: Set<String> = []
     /// Global symbols it uses but does not define.
     package var undefined: Set<String> = []
+    /// What its `.note.GNU-stack` section asks of the stack (an archive: the most any member asks).
+    package var stackNote = StackNote.missing
 
     /// Reads an object or an archive; `nil` when the bytes are neither.
     package init?(_ bytes: [UInt8]) {
@@ -18,24 +20,18 @@ package struct ElfSymbols: Sendable, Equatable {
             self = archive
             return
         }
-        guard let object = ElfReader(bytes)?.symbols() else { return nil }
+        guard let reader = ElfReader(bytes), let object = reader.symbols() else { return nil }
         self = object
+        stackNote = reader.stackNote()
     }
+
+    /// Whether an executable's stack is executable (`ElfSegments.executableStack`); `nil` for
+    /// bytes that are not ELF.
+    package static func executableStack(_ bytes: [UInt8]) -> Bool? { ElfSegments(bytes)?.executableStack }
 
     /// Whether an executable names a dynamic loader (a `PT_INTERP` program header): it was linked
     /// against a shared C library.
-    package static func hasInterpreter(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count >= 52, bytes.starts(with: [0x7f, 0x45, 0x4c, 0x46]) else { return false }
-        let is64 = bytes[4] == 2
-        func integer(_ offset: Int, _ size: Int) -> Int? {
-            guard offset >= 0, offset + size <= bytes.count else { return nil }
-            return (0..<size).reversed().reduce(0) { $0 << 8 | Int(bytes[offset + $1]) }
-        }
-        guard let table = integer(is64 ? 0x20 : 0x1c, is64 ? 8 : 4), let size = integer(is64 ? 0x36 : 0x2a, 2),
-            let count = integer(is64 ? 0x38 : 0x2c, 2), size >= (is64 ? 56 : 32), table <= bytes.count
-        else { return false }
-        return (0..<count).contains { integer(table + $0 * size, 4) == 3 }
-    }
+    package static func hasInterpreter(_ bytes: [UInt8]) -> Bool { ElfSegments(bytes)?.hasInterpreter ?? false }
 
     /// An executable's entry point (`e_entry`): where its first instruction is.
     package static func entryPoint(_ bytes: [UInt8]) -> UInt64? {
@@ -68,14 +64,28 @@ package struct ElfSymbols: Sendable, Equatable {
             else { return nil }
             let start = offset + 60
             guard size >= 0, start + size <= bytes.count else { return nil }
-            if let member = ElfReader(Array(bytes[start..<start + size]))?.symbols() {
+            if let reader = ElfReader(Array(bytes[start..<start + size])), let member = reader.symbols() {
                 result.format = result.format ?? member.format
                 result.defined.formUnion(member.defined)
+                result.stackNote = max(result.stackNote, reader.stackNote())
             }
             offset = start + size + (size % 2)
         }
         return result
     }
+}
+
+/// What an object's `.note.GNU-stack` section asks of the stack, least to most.
+package enum StackNote: Int, Sendable, Comparable {
+    /// No such section (nasm writes none unless the source makes one).
+    case missing
+    /// The section without `SHF_EXECINSTR`: the object needs no executable stack.
+    case nonExecutable
+    /// The section with `SHF_EXECINSTR` (`section .note.GNU-stack exec`, gcc's trampolines):
+    /// GNU ld makes the stack executable.
+    case executable
+
+    package static func < (left: StackNote, right: StackNote) -> Bool { left.rawValue < right.rawValue }
 }
 
 /// A loaded section with code (`SHF_ALLOC | SHF_EXECINSTR`).
@@ -128,6 +138,24 @@ private struct ElfReader {
     }
 
     func codeSections() -> [CodeSection] {
+        let word = is64 ? 8 : 4
+        return namedSections().compactMap { header, name in
+            guard let flags = integer(at: header + 8, size: word), flags & 6 == 6,  // SHF_ALLOC | SHF_EXECINSTR
+                let start = integer(at: header + (is64 ? 16 : 12), size: word),
+                let size = integer(at: header + (is64 ? 32 : 20), size: word)
+            else { return nil }
+            return CodeSection(name: name, start: UInt64(start), end: UInt64(start) + UInt64(size))
+        }
+    }
+
+    func stackNote() -> StackNote {
+        guard let header = namedSections().first(where: { $0.name == ".note.GNU-stack" })?.header else { return .missing }
+        let flags = integer(at: header + 8, size: is64 ? 8 : 4) ?? 0
+        return flags & 4 != 0 ? .executable : .nonExecutable  // SHF_EXECINSTR
+    }
+
+    /// Each section header's offset in the file, with the section's name.
+    private func namedSections() -> [(header: Int, name: String)] {
         let sectionOffset = is64 ? integer(at: 0x28, size: 8) : integer(at: 0x20, size: 4)
         let entrySize = integer(at: is64 ? 0x3a : 0x2e, size: 2)
         let count = integer(at: is64 ? 0x3c : 0x30, size: 2)
@@ -135,15 +163,11 @@ private struct ElfReader {
         guard let sectionOffset, let entrySize, let count, let namesIndex, entrySize >= (is64 ? 64 : 40),
             let names = section(at: sectionOffset + namesIndex * entrySize)
         else { return [] }
-        let word = is64 ? 8 : 4
         return (0..<count).compactMap { index in
             let header = sectionOffset + index * entrySize
-            guard let flags = integer(at: header + 8, size: word), flags & 6 == 6,  // SHF_ALLOC | SHF_EXECINSTR
-                let start = integer(at: header + (is64 ? 16 : 12), size: word),
-                let size = integer(at: header + (is64 ? 32 : 20), size: word),
-                let nameOffset = integer(at: header, size: 4), let name = string(at: names.lowerBound + nameOffset, in: names)
+            guard let nameOffset = integer(at: header, size: 4), let name = string(at: names.lowerBound + nameOffset, in: names)
             else { return nil }
-            return CodeSection(name: name, start: UInt64(start), end: UInt64(start) + UInt64(size))
+            return (header, name)
         }
     }
 

@@ -12,6 +12,7 @@ final class EntryWriter: Sendable {
         var entry: CacheEntry
         var payload: [UInt8]
         var warnings: String
+        var inputs: String
         var staging: String
         var executable: Bool
     }
@@ -37,8 +38,8 @@ final class EntryWriter: Sendable {
     }
 
     /// Queues an entry (started on first use).
-    func write(_ entry: CacheEntry, _ payload: [UInt8], warnings: String, staging: String, executable: Bool) {
-        let job = Job(entry: entry, payload: payload, warnings: warnings, staging: staging, executable: executable)
+    func write(_ entry: CacheEntry, _ payload: [UInt8], warnings: String, inputs: String, staging: String, executable: Bool) {
+        let job = Job(entry: entry, payload: payload, warnings: warnings, inputs: inputs, staging: staging, executable: executable)
         let queued = state.withLock { state -> Bool in
             if !state.started {
                 state.started = true
@@ -82,8 +83,8 @@ final class EntryWriter: Sendable {
     }
 
     private func install(_ job: Job) {
-        if job.entry.install(job.payload, warnings: job.warnings, staging: job.staging, executable: job.executable) {
-            written.add(CacheEntry.size(job.payload, warnings: job.warnings), ordering: .relaxed)
+        if job.entry.install(job.payload, warnings: job.warnings, inputs: job.inputs, staging: job.staging, executable: job.executable) {
+            written.add(CacheEntry.size(job.payload, warnings: job.warnings, inputs: job.inputs), ordering: .relaxed)
         }
     }
 }

@@ -36,16 +36,50 @@ package enum LinkDecision {
         throw EntryPointMissing(program: program)
     }
 
-    /// The link command for `driver`.
+    /// Whether the program's stack is to be executable, as GNU ld decides it: the link flags'
+    /// last `-z execstack` or `-z noexecstack` (ld's last word wins), else whether an object's
+    /// `.note.GNU-stack` asks for one. An object without the note (nasm writes none) does not
+    /// ask: that is asmrun's `-z noexecstack`, which keeps the C driver's "missing
+    /// .note.GNU-stack section implies executable stack" warning off the user's stderr.
+    package static func executableStack(notes: [StackNote], linkFlags: [String]) -> Bool {
+        var words: [String] = []
+        var flags = linkFlags.makeIterator()
+        while let flag = flags.next() {
+            if flag.hasPrefix("-Wl,") {
+                words += flag.split(separator: ",").dropFirst().map(String.init)
+            } else if flag == "-Xlinker" {
+                words += flags.next().map { [$0] } ?? []
+            } else {
+                words.append(flag)
+            }
+        }
+        var said: Bool?
+        for (index, word) in words.enumerated() {
+            let keyword = word == "-z" ? words.dropFirst(index + 1).first : word.hasPrefix("-z") ? String(word.dropFirst(2)) : nil
+            if keyword == "execstack" { said = true }
+            if keyword == "noexecstack" { said = false }
+        }
+        return said ?? notes.contains(.executable)
+    }
+
+    /// The link command for `driver`; `executableStack` from `executableStack(notes:linkFlags:)`
+    /// (`ld.lld` refuses an object whose note asks for one unless told `-z execstack`).
     package static func command(
-        _ driver: LinkDriver, _ plan: BuildPlan, objects: [String], toolchain: Toolchain
+        _ driver: LinkDriver, _ plan: BuildPlan, objects: [String], toolchain: Toolchain, executableStack: Bool = false
     ) throws -> Command {
         let inputs = objects + plan.prebuilt.map(BuildPlan.operand)
+        let stack = executableStack ? "execstack" : "noexecstack"
         if driver == .linker {
+            // The classic `ld x.o`, flag for flag: its program headers (no PT_GNU_STACK without a
+            // note asking for one) are in the program's first page, and a 32-bit program without
+            // one may execute its data natively (the kernel's READ_IMPLIES_EXEC), as it does there.
+            // `-z execstack` only where a note asks for it, which GNU ld honours by itself and
+            // ld.lld refuses without the flag.
             let emulation = plan.format == .elf64 ? "elf_x86_64" : "elf_i386"
             return Command(
                 try toolchain.linker(for: plan.format),
-                ["-m", emulation, "-z", "noexecstack", "-o", plan.executable] + inputs + plan.linkFlags)
+                ["-m", emulation] + (executableStack ? ["-z", "execstack"] : []) + ["--dependency-file=" + plan.linkDependencies]
+                    + ["-o", plan.executable] + inputs + plan.linkFlags)
         }
         let bits = plan.format == .elf32 && toolchain.host.runsX86_64 ? ["-m32"] : []
         let pie = plan.linkFlags.contains("-pie") ? [] : ["-no-pie"]
@@ -55,7 +89,8 @@ package enum LinkDecision {
         let flags = plan.linkFlags.map { DirectiveFlags.linkerKeywords.contains($0) ? "-Wl," + $0 : $0 }
         return Command(
             try toolchain.compilerDriver(for: plan.format),
-            bits + pie + start + ["-Wl,-z,noexecstack", "-o", plan.executable] + inputs + flags)
+            bits + pie + start + ["-Wl,-z," + stack, "-Wl,--dependency-file=" + plan.linkDependencies, "-o", plan.executable] + inputs
+                + flags)
     }
 }
 

@@ -28,11 +28,11 @@ struct DebugCommand {
         defer { prepared.close() }
         let folder = try TemporaryDirectory(prefix: "debug", environment: context.environment)
         defer { folder.remove() }
-        let program = CrashProbe.Program(
-            executable: prepared.artifact.executable, format: prepared.artifact.format, sources: prepared.program.filesAndIncludes,
-            warnings: prepared.artifact.remarks)
+        let symbols = prepared.debugBuild()
+        defer { symbols?.release() }
         let run = CrashProbe.Run(
-            program: program, argv0: prepared.program.argv0, arguments: options.programArguments, environment: nil, runner: prepared.runner)
+            program: prepared.probeProgram(symbols: symbols), argv0: prepared.program.argv0, arguments: options.programArguments,
+            environment: nil, runner: prepared.runner)
         return try session.start(run, batch: options.batch, folder: folder.path)
     }
 }

@@ -36,6 +36,18 @@ package struct RunCommand: Sendable {
             artifact.release()
             store.close()
         }
+
+        /// The same sources built with line tables for gdb, unless the artifact has its own.
+        func debugBuild() -> Artifact? {
+            store.debugBuild(of: program, matching: artifact, toolchain: toolchain)
+        }
+
+        /// The built program as the crash probe and `asmrun debug` see it, with `symbols`' lines.
+        func probeProgram(symbols: Artifact?) -> CrashProbe.Program {
+            CrashProbe.Program(
+                executable: artifact.executable, format: artifact.format, sources: program.filesAndIncludes,
+                warnings: artifact.remarks, symbols: symbols?.executable)
+        }
     }
 
     /// Loads and builds the program, prints what the build said, picks the runner and keeps the
@@ -97,58 +109,111 @@ package struct RunCommand: Sendable {
             executable: artifact.executable, argv0: program.argv0, arguments: options.programArguments)
         if let trace { command = trace.wrap(command) }
         self.trace?("\(command)")
+        // A crash is repeated under the debugger with the same input: a pipe is relayed so that
+        // what the program read can be given again (only then, and only by the command-line tool,
+        // whose exit ends the relay's thread).
+        let debuggable: Bool
+        switch runner.kind {
+        case .native, .qemu: debuggable = options.crashReport
+        case .binfmt, .custom: debuggable = false
+        }
+        let input = CallerInput(relaying: debuggable && context.ownsProcess)
         var launch = LaunchOptions()
-        launch.stdin = .inherit
+        launch.stdin = input.source
         launch.stdout = .inherit
         launch.stderr = runner.noiseFilter.map { .forward(to: 2, filter: $0) } ?? .inherit
         launch.timeout = program.settings.timeout
         launch.newProcessGroup = false
         let result = try TerminalSignals.ignoringInterrupts {
-            try context.launcher.run(command, options: launch)
+            defer { input.programEnded() }
+            return try context.launcher.run(command, options: launch)
         }
         if let trace { context.console.write(trace.report(program: program.path), to: .error) }
-        if case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal), options.crashReport,
-            let crash = crashReport(program, artifact, runner, prepared.toolchain)
-        {
+        guard case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal), debuggable else {
+            return report(result.termination, timeout: program.settings.timeout)
+        }
+        switch crashReport(prepared, input: input) {
+        case .report(let crash):
             context.console.write(crash.rendered(program: program.path) + "\n", to: .error)
             return ExitCode.signaled(signal)
+        case .notRepeated(let shortfall):
+            let status = report(result.termination, timeout: program.settings.timeout)
+            context.console.write("asmrun: no crash report: " + Self.notRepeated(shortfall, source: options.source) + "\n", to: .error)
+            return status
+        case .unavailable:
+            return report(result.termination, timeout: program.settings.timeout)
         }
-        return report(result.termination, timeout: program.settings.timeout)
     }
 
-    /// The run repeated under the debugger, with empty input (the terminal's cannot be replayed).
-    private func crashReport(_ program: Program, _ artifact: Artifact, _ runner: Runner, _ toolchain: Toolchain) -> CrashReport? {
-        guard let probe = try? CrashProbe(launcher: context.launcher, toolchain: toolchain),
+    /// What repeating a crash under the debugger gave.
+    private enum CrashOutcome {
+        case report(CrashReport)
+        /// It ran and did not crash; with why its input differed from the program's, if it did.
+        case notRepeated(CallerInput.Shortfall?)
+        /// No debugger, or no folder for it.
+        case unavailable
+    }
+
+    /// The run repeated under the debugger, with the program's input where it can be had again.
+    private func crashReport(_ prepared: Prepared, input: CallerInput) -> CrashOutcome {
+        let (program, runner) = (prepared.program, prepared.runner)
+        guard let probe = try? CrashProbe(launcher: context.launcher, toolchain: prepared.toolchain),
             let folder = try? TemporaryDirectory(prefix: "crash", environment: context.environment)
-        else { return nil }
+        else { return .unavailable }
         defer { folder.remove() }
+        let replay = input.replay()
+        defer { replay.close() }
         var launch = LaunchOptions()
+        launch.stdin = replay.source
         launch.timeout = min(program.settings.timeout ?? 30, 30)
-        let built = CrashProbe.Program(
-            executable: artifact.executable, format: artifact.format, sources: program.filesAndIncludes, warnings: artifact.remarks)
+        let symbols = prepared.debugBuild()
+        defer { symbols?.release() }
         let run = CrashProbe.Run(
-            program: built, argv0: program.argv0, arguments: options.programArguments, environment: nil, runner: runner)
-        return probe.probe(run, in: folder.path, workingDirectory: nil, options: launch)
+            program: prepared.probeProgram(symbols: symbols), argv0: program.argv0, arguments: options.programArguments,
+            environment: nil, runner: runner)
+        let crash = probe.probe(run, in: folder.path, workingDirectory: nil, options: launch)
+        return crash.map(CrashOutcome.report) ?? .notRepeated(replay.shortfall)
+    }
+
+    /// The one line for a crash that did not repeat under the debugger: why, and what to do.
+    static func notRepeated(_ shortfall: CallerInput.Shortfall?, source: String) -> String {
+        let debug = "`asmrun debug \(source.displayEscaped)`"
+        let testCase = "give the input in a `stdin:` block of an `asmrun test` case"
+        switch shortfall {
+        case nil:
+            return "the crash did not repeat under the debugger with the same input (it may depend on timing or on the terminal): "
+                + "\(testCase), or run it under \(debug)"
+        case .typed:
+            return "the crash did not repeat under the debugger, where the input typed at the terminal cannot be replayed: "
+                + "\(testCase), or run it under \(debug) and type it there"
+        case .tooLarge(let limit):
+            return "the crash did not repeat under the debugger, which read an empty stdin: more than \(limit >> 20) MiB was piped in, "
+                + "more than asmrun keeps to replay; give it a file instead (`asmrun \(source.displayEscaped) < FILE`), or \(testCase)"
+        case .closed:
+            return "the crash did not repeat under the debugger, which read an empty stdin where the program's was closed: "
+                + "run it under \(debug)"
+        case .unavailable:
+            return "the crash did not repeat under the debugger, which read an empty stdin: asmrun could not read the program's again; "
+                + "\(testCase), or run it under \(debug)"
+        }
     }
 
     /// The files or the folder named, with the command line's settings applied.
     private func loadProgram() throws -> Program {
         var program: Program
         if options.sources.count == 1 && Files.isDirectory(options.source) {
-            program = try Program.load(folder: options.source)
+            program = try Program.load(folder: options.source, overriding: options.apply)
         } else {
             for extra in options.sources.dropFirst() where Program.SourceKind(path: extra) == nil {
                 throw UsageError(
                     "`\(extra)` is not a source (.asm, .c, .o, .a)",
                     fix: "pass program arguments after `--`: asmrun \(options.source) -- \(extra)")
             }
-            program = try Program.load(files: options.sources)
+            program = try Program.load(files: options.sources, overriding: options.apply)
         }
         if program.settings.includeOnly {
             throw FileError(path: program.path, problem: "is marked include-only", fix: "run the program that includes it")
         }
-        options.apply(to: &program.settings)
-        program.resolveDependencies()
         return program
     }
 
@@ -156,7 +221,7 @@ package struct RunCommand: Sendable {
     /// folder's C files, as the layout of a test driver beside asm functions means.
     private func build(_ program: Program, store: ArtifactStore, toolchain: Toolchain) throws -> (Program, Artifact) {
         do {
-            return (program, try store.build(program, toolchain: toolchain, trace: trace))
+            return (program, try store.build(program, toolchain: toolchain, trace: trace, debugInfo: options.debugInfo))
         } catch let missing as EntryPointMissing where !program.isFolder && program.cSources.isEmpty {
             let folder = program.directory
             let drivers = ProgramFolder.scan(folder).c.compactMap { try? CSourceFile.load($0) }.filter(\.definesMain)
@@ -168,7 +233,7 @@ package struct RunCommand: Sendable {
             context.console.write(
                 "asmrun: note: \(program.path) defines no entry point; building it with the C files of its folder: \(names)\n",
                 to: .error)
-            return (withDrivers, try store.build(withDrivers, toolchain: toolchain, trace: trace))
+            return (withDrivers, try store.build(withDrivers, toolchain: toolchain, trace: trace, debugInfo: options.debugInfo))
         }
     }
 

@@ -37,6 +37,9 @@ package struct RunOptions: Sendable, Equatable {
     package var strace = false
     /// `--batch` (asmrun debug): run gdb's stop at the entry point and quit, for scripts.
     package var batch = false
+    /// `-g`: build with DWARF line tables (`nasm -g -F dwarf`, `cc -g`), run that build and keep
+    /// it at `-o`, as a Makefile with `-g` would; otherwise the build is the classic one.
+    package var debugInfo = false
 
     package init() {}
 
@@ -63,8 +66,7 @@ package struct RunOptions: Sendable, Equatable {
             case "--strace" where !debugging: strace = true
             case "--no-crash-report" where !debugging: crashReport = false
             case "--batch" where debugging: batch = true
-            // Debug information is always kept (the executable at -o has it): accepted for habit.
-            case "-g", "--debug": break
+            case "-g", "--debug": debugInfo = true
             case "--cache-dir": cacheDirectory = try scanner.value(for: argument)
             case let option where option.hasPrefix("-") && option.count > 1:
                 throw UsageError.unknownOption(option, help: "asmrun --help")

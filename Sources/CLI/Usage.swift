@@ -11,8 +11,8 @@ enum Usage {
           asmrun cache info|clean [--cache-dir DIR]
 
         RUN OPTIONS
-          -f, --format elf64|elf32   object format (default elf64; `bits 32`, or int 0x80 without 64-bit
-                                     registers, means elf32)
+          -f, --format elf64|elf32   object format of every source (default elf64; `bits 32`, or int 0x80
+                                     or esp/ebp as the stack pointer without 64-bit registers, means elf32)
           -I DIR                     include directory for nasm (repeatable; the source's folder is always one)
           -D NAME[=VALUE]            define a macro for nasm (repeatable)
           --link auto|ld|cc          auto: decided from the objects: ld for `_start`, the C driver for
@@ -31,7 +31,8 @@ enum Usage {
           --strace                   print the program's system calls after it ran (strace natively,
                                      qemu's -strace under qemu)
           --no-crash-report          on a crash print one line; do not run the program again under gdb
-          -g, --debug                accepted for habit: debug information is always kept (also at -o)
+          -g, --debug                build with line tables, as nasm -g and cc -g do; run that build
+                                     and keep it at -o (crash reports have lines without it)
           -v, --verbose              print each tool command line
           -h, --help                 this help;  --version  the version
 

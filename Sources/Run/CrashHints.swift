@@ -12,9 +12,14 @@ struct CrashHints {
     let sources: [String]
     /// What nasm and the linker printed while building it.
     let warnings: String
+    /// Where the stack lies, when it is not executable.
+    let nonExecutableStack: Range<UInt64>?
 
     var hints: [String] {
-        [fellOffTheEnd, executingData, notCode, nearNull, misalignedCall, division, int80, illegal, breakpoint, typo].compactMap { $0 }
+        [
+            cutStackPointer, fellOffTheEnd, executingData, executingStack, notCode, nearNull, misalignedCall, division, int80, illegal,
+            breakpoint, typo,
+        ].compactMap { $0 }
     }
 
     private var instruction: String { report.instruction ?? "" }
@@ -31,13 +36,44 @@ struct CrashHints {
         return "execution ran past the last instruction of \(last): did the program forget the exit system call (\(exit))?"
     }
 
+    /// 32-bit code built as 64-bit: the fault address is the low half of rsp or rbp (`mov eax,
+    /// [esp+4]`, or `sub esp, 8` cutting rsp before a `call`). Natively and under qemu the stack
+    /// lies above 4 GiB, so the cut address is not mapped. Evidence that the address came from
+    /// the stack pointer's low half: the instruction addresses through esp/ebp, or the register
+    /// itself was cut.
+    private var cutStackPointer: String? {
+        guard !report.thirtyTwoBit, report.signal == 11 || report.signal == 7, let address = report.address,
+            address <= 0xffff_ffff, report.mapping != "protected"
+        else { return nil }
+        let cut = ["rsp", "rbp"].contains { name in
+            guard let value = report.register(name) else { return false }
+            let low = value & 0xffff_ffff
+            let throughLowHalf = value == low || instruction.contains("[e\(name.dropFirst())")
+            return low >= 0x10_0000 && address &+ 0x10000 >= low && address <= low &+ 0x10000 && throughLowHalf
+        }
+        guard cut else { return nil }
+        return "this looks like 32-bit code built as 64-bit: the address is the low half of rsp/rbp (esp/ebp used as "
+            + "in 32-bit code; a 64-bit stack lies above 4 GiB): build it with `-f elf32` (or `; asmrun: format elf32`), "
+            + "or use rsp/rbp in 64-bit code"
+    }
+
     private var executingData: String? {
         guard let section, section != ".text", fellOffTheEnd == nil, report.signal == 11 || report.signal == 4 else { return nil }
         return "the program is executing \(section), which holds data: a jump or call to a data label, or code placed after `section .data`"
     }
 
+    /// Code copied to the stack and called, as books do that link with `-z execstack`.
+    private var executingStack: String? {
+        guard report.signal == 11, report.access == "executing", let address = report.address,
+            nonExecutableStack?.contains(address) == true
+        else { return nil }
+        return "the program executed code on the stack, which is not executable: if it means to, link with `-z execstack` "
+            + "(`--link-flags '-z execstack'`, or `; asmrun: link-flags -z execstack` in the source), as its own build may"
+    }
+
     private var notCode: String? {
-        guard report.access == "executing", section == nil, fellOffTheEnd == nil, let address = report.address else { return nil }
+        guard report.access == "executing", section == nil, fellOffTheEnd == nil, executingStack == nil, let address = report.address
+        else { return nil }
         let function = report.calledFunction.map { " in \($0)," } ?? " in the function"
         let called = report.location.map { "\(function) called at \($0)" } ?? ""
         return "0x\(String(address, radix: 16)) is not code: a `ret` returned to whatever was on top of the stack "
@@ -66,11 +102,11 @@ struct CrashHints {
             report.frames.first.map { frame in frame.location.map { !sources.contains(where: Self.sameAs($0.path)) } ?? true } ?? false
         let function = report.calledFunction ?? report.frames.first.map(\.function).flatMap { $0 == "??" ? nil : $0 }
         let call = [function.map { "in \($0)" }, caller?.location.map { "called from \($0)" }].compactMap { $0 }.joined(separator: " ")
-        if alignedMove, let before = report.stackPointerAtCall, before % 16 != 0 {
+        if alignedMove, cutStackPointer == nil, let before = report.stackPointerAtCall, before % 16 != 0 {
             return "an aligned SSE move\(call.isEmpty ? " in libc" : " " + call) faulted: the stack was not 16-byte aligned at the call "
                 + "(\(stackPointer) was 0x\(String(before, radix: 16)); it must be a multiple of 16 before `call`: push one more register, or `sub \(stackPointer), 8`)"
         }
-        guard inside, let caller = caller?.location else { return nil }
+        guard inside, executingStack == nil, let caller = caller?.location else { return nil }
         return "the crash is inside \(function ?? "a library function"), called from \(caller): check the arguments passed to it"
     }
 

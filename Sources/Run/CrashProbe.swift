@@ -6,8 +6,8 @@ import Support
 /// Says where and why a program died by a signal: the same run is repeated under the debugger,
 /// so programs that do not crash pay nothing. Natively gdb runs the program itself; under qemu,
 /// qemu waits on its gdbstub (a socket in the case folder) and gdb connects to it, which works
-/// on ARM hosts too (gdb-multiarch). Addresses come from the executable's DWARF line table
-/// (asmrun always assembles with `-g -F dwarf`).
+/// on ARM hosts too (gdb-multiarch). The program repeated is the one that crashed, the classic
+/// build; gdb reads its lines from the DWARF line tables of the same sources' debug build.
 package struct CrashProbe: Sendable {
     let launcher: any ProcessLaunching
     let debugger: String
@@ -33,13 +33,22 @@ package struct CrashProbe: Sendable {
         package var sources: [String]
         /// What the build printed (nasm's warnings point at typos).
         package var warnings: String
+        /// The debug build whose line tables name the executable's lines (`nil`: the executable's own).
+        package var symbols: String?
 
-        package init(executable: String, format: ObjectFormat, sources: [String], warnings: String) {
+        package init(executable: String, format: ObjectFormat, sources: [String], warnings: String, symbols: String? = nil) {
             self.executable = executable
             self.format = format
             self.sources = sources
             self.warnings = warnings
+            self.symbols = symbols
         }
+
+        /// gdb's commands that load the line tables from `symbols`, before anything runs.
+        var symbolCommands: [String] { symbols.map { ["symbol-file " + GdbTranscript.quoted($0)] } ?? [] }
+
+        /// The file gdb reads symbols from when qemu runs the program.
+        var symbolFile: String { symbols ?? executable }
     }
 
     /// How the program ran, for repeating it.
@@ -63,6 +72,7 @@ package struct CrashProbe: Sendable {
         var format: ObjectFormat { program.format }
         var sources: [String] { program.sources }
         var warnings: String { program.warnings }
+        var symbolCommands: [String] { program.symbolCommands }
     }
 
     /// Repeats `run` with `options` (its stdin, limits, containment), in `workingDirectory`
@@ -72,7 +82,9 @@ package struct CrashProbe: Sendable {
         var options = options
         options.stdout = .capture(limit: 1 << 20)
         options.stderr = .capture(limit: 1 << 20)
-        let code = (try? Files.read(run.executable)).map(ElfSymbols.codeSections) ?? []
+        let bytes = try? Files.read(run.executable)
+        let code = bytes.map(ElfSymbols.codeSections) ?? []
+        let executableStack = bytes.flatMap(ElfSymbols.executableStack) ?? false
         let script = folder + "/.asmrun-caller.gdb"
         guard
             (try? AtomicFile.write(Array(GdbTranscript.callerScript(code: code, thirtyTwoBit: run.format == .elf32).utf8), to: script))
@@ -85,11 +97,11 @@ package struct CrashProbe: Sendable {
         case .qemu: transcript = emulated(run, inspection, folder, workingDirectory, options)
         case .binfmt, .custom: transcript = nil
         }
-        return transcript.flatMap { report(from: GdbTranscript($0), run, code: code) }
+        return transcript.flatMap { report(from: GdbTranscript($0), run, code: code, executableStack: executableStack) }
     }
 
     /// The report from what gdb printed, its headline on the program's own line.
-    private func report(from parsed: GdbTranscript, _ run: Run, code: [CodeSection]) -> CrashReport? {
+    private func report(from parsed: GdbTranscript, _ run: Run, code: [CodeSection], executableStack: Bool) -> CrashReport? {
         guard var report = parsed.report(thirtyTwoBit: run.format == .elf32) else { return nil }
         report.program = run.sources.first ?? run.executable
         let own = { (location: FileLocation) in run.sources.first { CrashHints.same($0, location.path) } }
@@ -102,9 +114,12 @@ package struct CrashProbe: Sendable {
         }
         // A data section is not executable: the fault is the jump into it, at the instruction pointer.
         let inData = parsed.section.map { name in !code.contains { $0.name == name } } ?? false
+        // Nor is a stack that is not executable, whatever the bytes there would have done.
+        let stack = executableStack ? nil : Self.stack(parsed, report)
+        let onStack = report.instructionAddress.map { stack?.contains($0) == true } ?? false
         if !parsed.hasSignalInfo, report.signal == 11 || report.signal == 7 {
             report.address =
-                inData || report.instruction == nil
+                inData || onStack || report.instruction == nil
                 ? report.instructionAddress : report.instruction.flatMap { OperandAddress.of($0, in: report) }
         }
         // The innermost frame in the program's sources, named as the program names them.
@@ -117,14 +132,28 @@ package struct CrashProbe: Sendable {
         }
         if let location = report.location, let line = location.line { report.sourceLine = Self.line(line, of: location.path) }
         report.access = Self.access(report)
-        report.hints = CrashHints(report: report, section: parsed.section, past: past, sources: run.sources, warnings: run.warnings).hints
+        report.hints =
+            CrashHints(
+                report: report, section: parsed.section, past: past, sources: run.sources, warnings: run.warnings,
+                nonExecutableStack: stack
+            ).hints
         return report
+    }
+
+    /// Where the stack lies: from a little below the stack pointer (frames just left) up to the
+    /// file name at its top; qemu-user maps the program's first `mmap` right above it.
+    private static func stack(_ parsed: GdbTranscript, _ report: CrashReport) -> Range<UInt64>? {
+        guard let top = parsed.stackTop, let pointer = report.register(report.thirtyTwoBit ? "esp" : "rsp"), pointer < top else {
+            return nil
+        }
+        return (pointer > 1 << 20 ? pointer - (1 << 20) : 0)..<top
     }
 
     private func native(_ run: Run, _ inspection: [String], _ folder: String?, _ options: LaunchOptions) -> String? {
         var command = Command(
             debugger,
-            ["-nx", "-q", "-batch"] + gdb(Self.nativeStart + inspection) + ["--args", run.executable] + run.arguments)
+            ["-nx", "-q", "-batch"] + gdb(run.symbolCommands + Self.nativeStart + inspection) + ["--args", run.executable]
+                + run.arguments)
         command.workingDirectory = folder
         command.environment = run.environment
         return try? String(decoding: launcher.run(command, options: options).stdout, as: UTF8.self)
@@ -138,7 +167,7 @@ package struct CrashProbe: Sendable {
         qemu.environment = run.environment
         let socket = folder + "/.asmrun-gdb"
         var command = Command(
-            debugger, ["-nx", "-q", "-batch"] + gdb(["target remote \(socket)", "continue"] + inspection) + [run.executable])
+            debugger, ["-nx", "-q", "-batch"] + gdb(["target remote \(socket)", "continue"] + inspection) + [run.program.symbolFile])
         command.workingDirectory = workingDirectory
         var gdbOptions = options
         gdbOptions.stdin = .empty

@@ -35,7 +35,7 @@ package struct DebugSession: Sendable {
         launch.newProcessGroup = false
         switch run.runner.kind {
         case .native:
-            let commands = settings + ["set startup-with-shell off", "break \(stop)", "run"] + finish
+            let commands = settings + run.symbolCommands + ["set startup-with-shell off", "break \(stop)", "run"] + finish
             let command = Command(debugger, gdbArguments(commands, batch: batch) + ["--args", run.executable] + run.arguments)
             return try status(of: command, launch)
         case .qemu:
@@ -44,7 +44,7 @@ package struct DebugSession: Sendable {
             let startsThere = !ElfSymbols.hasInterpreter(bytes) && stop != "main"
             let reach = startsThere ? [] : ["break \(stop)", "continue"]
             let commands = settings + ["target remote \(socket)"] + reach + finish
-            let command = Command(debugger, gdbArguments(commands, batch: batch) + [run.executable])
+            let command = Command(debugger, gdbArguments(commands, batch: batch) + [run.program.symbolFile])
             let qemu = run.runner.command(executable: run.executable, argv0: run.argv0, arguments: run.arguments)
             let children = launcher.children
             var qemuLaunch = launch

@@ -20,6 +20,7 @@ struct GdbTranscript {
             "echo \\n@@line\\n", "info line *$pc",
             "echo \\n@@symbol\\n", "info symbol $pc",
             "echo \\n@@previous\\n", "info line *($pc-1)",
+            "echo \\n@@auxv\\n", "info auxv",
         ]
             + code.prefix(8).flatMap { section in
                 let last = "0x" + String(section.end - 1, radix: 16)
@@ -118,6 +119,14 @@ struct GdbTranscript {
     /// Whether the debugger could read the signal's details (qemu's gdbstub cannot).
     var hasSignalInfo: Bool { (sections["signal"] ?? []).filter { $0.hasPrefix("$") }.count == 2 }
 
+    /// The address of the program's file name (`AT_EXECFN`), which the kernel and qemu-user put at
+    /// the top of the stack: where the stack ends.
+    var stackTop: UInt64? {
+        // `31   AT_EXECFN            File name of executable        0x7fffffffefeb "/tmp/x"`
+        let line = sections["auxv"]?.first { $0.split(separator: " ").prefix(2) == ["31", "AT_EXECFN"] }
+        return line?.split(separator: " ").lazy.compactMap(Self.hex).first
+    }
+
     /// The line of the byte before the instruction pointer: an `int3`'s, once it trapped.
     var previous: FileLocation? { Self.lineLocation(sections["previous"] ?? []) }
 
@@ -195,6 +204,18 @@ struct GdbTranscript {
             return nil
         }
         return String(line[range.upperBound...].prefix { $0 != " " })
+    }
+
+    /// A path as one argument of a gdb command (`symbol-file`): blanks, quotes and backslashes escaped.
+    static func quoted(_ path: String) -> String {
+        var text = ""
+        for character in path {
+            if character == " " || character == "\t" || character == "\n" || character == "'" || character == "\"" || character == "\\" {
+                text.append("\\")
+            }
+            text.append(character)
+        }
+        return text
     }
 
     static func hex(_ text: Substring) -> UInt64? {

@@ -14,6 +14,8 @@ struct ChildPipes {
     var statusWriter: Int32 = -1
     /// With `outputToFile`: the file both streams are written to (the child's stdout and stderr).
     var outputFile: Int32 = -1
+    /// `childStdin` is the caller's (`InputSource.descriptor`): not closed here.
+    private var stdinIsBorrowed = false
 
     init(options: LaunchOptions) throws {
         do {
@@ -25,6 +27,7 @@ struct ChildPipes {
                 // A file, as with `< NAME.in`: no pipe to feed, so no wakeups while the child reads.
                 childStdin = bytes.withUnsafeBytes { asmrun_input_file($0.baseAddress, $0.count) }
                 guard childStdin >= 0 else { throw LaunchError.spawnFailed("memfd", errno: errno) }
+            case .descriptor(let descriptor): (childStdin, stdinIsBorrowed) = (descriptor, true)
             }
             if options.outputToFile {
                 outputFile = asmrun_memfd("asmrun-output")
@@ -42,7 +45,7 @@ struct ChildPipes {
     }
 
     mutating func closeChildEnds() {
-        if childStdin == Self.sharedNull { childStdin = -1 }
+        if childStdin == Self.sharedNull || stdinIsBorrowed { childStdin = -1 }
         if childStdout == outputFile { childStdout = -1 }
         if childStderr == outputFile { childStderr = -1 }
         Self.close(&childStdin)

@@ -8,6 +8,8 @@ package enum InputSource: Sendable, Equatable {
     case empty
     /// These bytes, then end-of-file.
     case bytes([UInt8])
+    /// A descriptor of asmrun's (a file reopened, a relay's pipe), which stays the caller's to close.
+    case descriptor(Int32)
 }
 
 /// Where a child's standard output or error goes.

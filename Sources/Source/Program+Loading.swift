@@ -21,8 +21,10 @@ extension Program {
     }
 
     /// Files named on the command line; the first assembly source configures the program and
-    /// names it, the files its `with` directive names join them.
-    package static func load(files paths: [String]) throws -> Program {
+    /// names it, the files its `with` directive names join them. `overriding` applies the command
+    /// line's settings to the main source's before the sources are checked to agree (`-f` chooses
+    /// the format of every source).
+    package static func load(files paths: [String], overriding: (inout ProgramSettings) -> Void = { _ in }) throws -> Program {
         let kinds = try paths.map(kind(of:))
         guard let first = zip(paths, kinds).first(where: { $0.1 == .assembly })?.0 else {
             let named = paths.joined(separator: " ")
@@ -30,7 +32,8 @@ extension Program {
                 path: paths.first ?? ".", problem: "is not an assembly source",
                 fix: "name the .asm files too (asmrun prog.asm \(named)), or the folder that holds them")
         }
-        let main = try SourceFile.load(first)
+        var main = try SourceFile.load(first)
+        overriding(&main.settings)
         var program = Program(
             path: first, name: PathName.removingExtension(PathName.lastComponent(of: first)), isFolder: false,
             assembly: [main])
@@ -41,8 +44,8 @@ extension Program {
     /// A folder as one program: every `.asm`, `.nasm`, `.s` and `.c` file in it and its subfolders
     /// (hidden ones and `NAME.files` input folders left out), except files the others
     /// `%include`; the source named like the folder, or else the one that defines an entry
-    /// point, configures it.
-    package static func load(folder: String) throws -> Program {
+    /// point, configures it; `overriding` applies the command line's settings to its settings.
+    package static func load(folder: String, overriding: (inout ProgramSettings) -> Void = { _ in }) throws -> Program {
         let found = ProgramFolder.scan(folder)
         var sources = try found.assembly.map(SourceFile.load)
         let helpers = Set(sources.flatMap { $0.dependencies().compactMap(\.path) }.map(ProgramFolder.standardize))
@@ -50,7 +53,7 @@ extension Program {
         let name = PathName.lastComponent(of: ProgramFolder.standardize(folder))
         let cSources = try found.c.map(CSourceFile.load)
         let entries = sources.filter { $0.definesStart || $0.definesMain }
-        guard let main = sources.first(where: { $0.stem == name }) ?? entries.first ?? sources.first else {
+        guard var main = sources.first(where: { $0.stem == name }) ?? entries.first ?? sources.first else {
             throw FileError(path: folder, problem: "holds no .asm source", fix: "name a folder with the program's .asm files")
         }
         if entries.count > 1 && !cSources.contains(where: \.definesMain) {
@@ -59,6 +62,7 @@ extension Program {
                 path: folder, problem: "holds several programs (\(names) each define an entry point)",
                 fix: "run one of them, or test them all with `asmrun test \(folder)`")
         }
+        overriding(&main.settings)
         var program = Program(path: folder, name: name, isFolder: true, assembly: [main] + sources.filter { $0.path != main.path })
         program.cSources = cSources
         try program.add(main.settings.sources)

@@ -79,10 +79,6 @@ package struct Program: Sendable {
         set { main.settings = newValue }
     }
 
-    /// The object format of every source: the directive or `-f` when given, else what the
-    /// sources say (they must agree; `load` checks).
-    package var format: ObjectFormat { settings.format ?? main.format }
-
     /// The files it is built from, in build order.
     package var files: [String] { assembly.map(\.path) + cSources.map(\.path) + prebuilt }
 
@@ -114,11 +110,10 @@ package struct Program: Sendable {
         }
     }
 
-    /// Sources whose detected formats disagree, as an error naming both; `nil` when they agree.
-    func formatConflict() -> FileError? {
-        guard settings.format == nil, let other = assembly.first(where: { $0.format != main.format }) else { return nil }
-        return FileError(
-            path: other.path, problem: "is \(other.format.rawValue) code but \(main.path) is \(main.format.rawValue)",
-            fix: "make them agree (`bits 32` in both, or `; asmrun: format elf32` in \(main.path))")
+    /// What `source` and the files it includes make nasm read besides them (`SourceInputs`).
+    package func inputs(of source: SourceFile) -> SourceInputs {
+        var inputs = source.inputs
+        for dependency in dependencies[source.path] ?? [] { inputs.formUnion(dependency.inputs) }
+        return inputs
     }
 }

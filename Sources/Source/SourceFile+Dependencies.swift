@@ -6,6 +6,15 @@ package struct Dependency: Sendable, Equatable {
     package var name: String
     package var path: String?
     package var digest: String?
+    /// What the file makes nasm read besides the files it names (`SourceInputs`).
+    package var inputs = SourceInputs()
+
+    package init(name: String, path: String?, digest: String?, inputs: SourceInputs = SourceInputs()) {
+        self.name = name
+        self.path = path
+        self.digest = digest
+        self.inputs = inputs
+    }
 }
 
 extension SourceFile {
@@ -31,9 +40,13 @@ extension SourceFile {
                 found.append(Dependency(name: name, path: resolved, digest: nil))
                 continue
             }
-            found.append(Dependency(name: name, path: resolved, digest: SHA256.hex(bytes)))
-            guard visited.insert(resolved).inserted, !bytes.prefix(4096).contains(0) else { continue }
-            queue += SourceScan(bytes, includesOnly: true).includes
+            guard visited.insert(resolved).inserted, !bytes.prefix(4096).contains(0) else {
+                found.append(Dependency(name: name, path: resolved, digest: SHA256.hex(bytes)))
+                continue
+            }
+            let scan = SourceScan(bytes, includesOnly: true)
+            found.append(Dependency(name: name, path: resolved, digest: SHA256.hex(bytes), inputs: scan.inputs))
+            queue += scan.includes
         }
         return found
     }

@@ -24,8 +24,17 @@ package struct SourceFile: Sendable, Equatable {
     package let includes: [String]
     /// Uses `int 0x80`, the 32-bit system call interface.
     package let usesInt80: Bool
-    /// Uses `syscall` or names a 64-bit register: it is not 32-bit code.
-    package let uses64BitCode: Bool
+    /// What nasm reads besides the files it names: environment variables, the clock, files named
+    /// through macros.
+    package let inputs: SourceInputs
+    /// The first line that uses esp or ebp as the stack pointer (`[esp+4]`, `add esp, 8`,
+    /// `mov ebp, esp`), as 32-bit code does.
+    package let stackLine: Int?
+    /// The first line with `syscall` or a 64-bit register: it is not 32-bit code.
+    package let sixtyFourBitLine: Int?
+
+    /// Uses `syscall` or names a 64-bit register.
+    package var uses64BitCode: Bool { sixtyFourBitLine != nil }
 
     /// The directory holding the file (`.` for a bare name).
     package var directory: String {
@@ -35,30 +44,6 @@ package struct SourceFile: Sendable, Equatable {
 
     package var stem: String {
         PathName.removingExtension(PathName.lastComponent(of: path))
-    }
-
-    /// The object format to use: the directive or `-f`, else `bits 32`, else 32-bit when the
-    /// code calls `int 0x80` and names no 64-bit register (tutorial code that never says
-    /// `bits 32` assembles as elf64 and then crashes under qemu-x86_64, which has no 32-bit
-    /// system calls for 64-bit programs).
-    package var format: ObjectFormat {
-        settings.format ?? (declaresBits32 || looksLike32BitCode ? .elf32 : .elf64)
-    }
-
-    /// `int 0x80` without any 64-bit register or `syscall`.
-    package var looksLike32BitCode: Bool { usesInt80 && !uses64BitCode }
-
-    /// What the user should hear about the format asmrun chose or the code's system calls, once.
-    package var formatRemark: String? {
-        if settings.format == nil && !declaresBits32 && looksLike32BitCode {
-            return "\(path): built as 32-bit code (elf32): it uses `int 0x80` and no 64-bit register; "
-                + "say `bits 32` or `; asmrun: format elf32` to make it explicit"
-        }
-        if format == .elf64 && usesInt80 {
-            return "\(path): warning: 64-bit code that calls `int 0x80` gets the 32-bit system calls, which take "
-                + "only 32-bit pointers; it works on an x86_64 kernel but crashes under qemu-x86_64; use `syscall`"
-        }
-        return nil
     }
 
     /// The link mode to use once `auto` is decided.
@@ -129,6 +114,8 @@ package struct SourceFile: Sendable, Equatable {
         definesMain = scan.definesMain
         includes = scan.includes
         usesInt80 = scan.usesInt80
-        uses64BitCode = scan.usesSyscall || scan.names64BitRegister
+        stackLine = scan.stackLine
+        sixtyFourBitLine = scan.sixtyFourBitLine
+        inputs = scan.inputs
     }
 }

@@ -1,10 +1,12 @@
+import Glibc
+
 /// One pass over assembly text, byte by byte and without allocating per line, that finds what
 /// asmrun needs before nasm runs: `; asmrun:` directives, `bits 32`, the entry symbols, the
-/// files pulled in with `%include` and `incbin`, and the marks of 32-bit code (`int 0x80`
-/// without any 64-bit register or `syscall`). Comments and quoted strings are recognised the way
-/// nasm reads them (`;` starts a comment outside '…', "…" and `…`), lines may end in CRLF, a UTF-8
-/// byte order mark is skipped, keywords are matched in any case. Text can be fed in chunks, so a
-/// source of any size is scanned in a small buffer.
+/// files pulled in with `%include` and `incbin`, and the marks of 32-bit code (`int 0x80`, esp
+/// or ebp used as the stack pointer) and of 64-bit code (`syscall`, a 64-bit register). Comments
+/// and quoted strings are recognised the way nasm reads them (`;` starts a comment outside '…',
+/// "…" and `…`), lines may end in CRLF, a UTF-8 byte order mark is skipped, keywords are matched
+/// in any case. Text can be fed in chunks, so a source of any size is scanned in a small buffer.
 struct SourceScan {
     /// Directive text after `asmrun:`, with its 1-based line number.
     var directives: [(line: Int, text: String)] = []
@@ -15,10 +17,18 @@ struct SourceScan {
     var includes: [String] = []
     /// `int 0x80` (or `int 80h`): the 32-bit system call interface.
     var usesInt80 = false
+    /// The first line that uses esp or ebp as the stack pointer, as 32-bit code does: the base
+    /// of a memory operand (`[esp+4]`, `[ebp-8]`), `add esp, N`, `sub esp, N`, `mov ebp, esp`
+    /// or `mov esp, ebp`.
+    var stackLine: Int?
     /// The `syscall` instruction: the 64-bit system call interface.
     var usesSyscall = false
     /// A 64-bit register (`rax` … `r15`, `rip`) appears in the code.
     var names64BitRegister = false
+    /// The first line with `syscall` or a 64-bit register.
+    var sixtyFourBitLine: Int?
+    /// What nasm reads besides the files named here, for the build cache (also in include-only scans).
+    var inputs = SourceInputs()
 
     private let includesOnly: Bool
     /// The start of a line the previous chunk ended in.
@@ -53,7 +63,7 @@ struct SourceScan {
             return
         }
         var start = 0
-        while let newline = bytes[start...].firstIndex(of: newlineByte) {
+        while let newline = bytes[start...].firstIndex(of: ASCII.newline) {
             if carry.isEmpty {
                 scanLine(UnsafeBufferPointer(rebasing: bytes[start..<newline]))
             } else {
@@ -85,16 +95,20 @@ struct SourceScan {
         lineNumber += 1
         var start = 0
         var end = line.count
-        while start < end && (line[start] == space || line[start] == tab) { start += 1 }
-        while end > start && (line[end - 1] == carriageReturn || line[end - 1] == space || line[end - 1] == tab) { end -= 1 }
+        while start < end && (line[start] == ASCII.space || line[start] == ASCII.tab) { start += 1 }
+        while end > start && (line[end - 1] == ASCII.carriageReturn || line[end - 1] == ASCII.space || line[end - 1] == ASCII.tab) {
+            end -= 1
+        }
         guard start < end else { return }
-        if line[start] == semicolon {
+        if line[start] == ASCII.semicolon {
             if !includesOnly, let directive = Self.directive(line, start, end) { directives.append((lineNumber, directive)) }
             return
         }
         var tokens = LineTokens(line: line, start: start, end: end)
-        if Self.equalsLowercased(line, start, min(end, start + 8), "%include") {
-            if let name = Self.quotedName(line, from: start + 8, to: end) { includes.append(name) }
+        if line[start] == ASCII.percent { scanDirective(line, start, end) }
+        if let mark = memchr(line.baseAddress! + start, Int32(ASCII.percent), end - start) {
+            let from = line.baseAddress!.distance(to: mark.assumingMemoryBound(to: UInt8.self))
+            inputs.scanEnvironment(line, from: from, to: end)
         }
         if !includesOnly {
             if Self.equalsLowercased(line, start, min(end, start + 7), "_start:") { definesStart = true }
@@ -103,50 +117,111 @@ struct SourceScan {
         while let token = tokens.next() { take(token, from: &tokens) }
     }
 
-    /// One word of code (outside quotes and comments) and what it says.
+    /// One word of code (outside quotes and comments) and what it says. Its first byte picks
+    /// the words it can be before any comparison: most words are none of them.
     private mutating func take(_ token: Range<Int>, from tokens: inout LineTokens) {
         let line = tokens.line
-        let isWord = { (word: StaticString) in Self.equalsLowercased(line, token.lowerBound, token.upperBound, word) }
-        if isWord("incbin"), let name = Self.quotedName(line, from: token.upperBound, to: tokens.end) { includes.append(name) }
+        let first = Self.lowercased(line[token.lowerBound])
+        if first == UInt8(ascii: "i") && Self.matches(line, token, "incbin") {
+            if let name = Self.quotedName(line, from: token.upperBound, to: tokens.end) {
+                includes.append(name)
+            } else {
+                inputs.opaque = true
+            }
+        }
+        if first == UInt8(ascii: "_") && SourceInputs.isClockMacro(line, token.lowerBound, tokens.end) {
+            inputs.readsClock = true
+        }
         guard !includesOnly else { return }
-        switch tokens.index {
-        case 0:
-            if isWord("bits") { tokens.mode = .bits }
-            if isWord("use32") { declaresBits32 = true }
-            if isWord("global") || isWord("export") { tokens.mode = .global }
-        case 1 where tokens.mode == .bits:
-            if isWord("32") { declaresBits32 = true }
+        if tokens.index == 0 || tokens.mode != .other { declaration(token, &tokens) }
+        let previous = tokens.previous
+        tokens.previous = .other
+        switch first {
+        case UInt8(ascii: "a"):
+            if Self.matches(line, token, "add") { tokens.previous = .addOrSub }
+        case UInt8(ascii: "s"):
+            if Self.matches(line, token, "sub") {
+                tokens.previous = .addOrSub
+            } else if Self.matches(line, token, "syscall") {
+                usesSyscall = true
+                sixtyFourBitLine = sixtyFourBitLine ?? lineNumber
+            }
+        case UInt8(ascii: "m"):
+            if Self.matches(line, token, "mov") { tokens.previous = .mov }
+        case UInt8(ascii: "i"):
+            if Self.matches(line, token, "int") { tokens.previous = .int }
+        case UInt8(ascii: "e"):
+            if token.count == 3 { stackRegister(token, after: previous, &tokens) }
+        case UInt8(ascii: "r"):
+            if !names64BitRegister && Self.is64BitRegister(line, token) {
+                names64BitRegister = true
+                sixtyFourBitLine = sixtyFourBitLine ?? lineNumber
+            }
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            guard previous == .int else { break }
+            let isWord = { (word: StaticString) in Self.matches(line, token, word) }
+            if isWord("0x80") || isWord("80h") || isWord("0h80") || isWord("128") { usesInt80 = true }
         default: break
         }
-        if tokens.mode == .global && tokens.index > 0 {
-            if isWord("_start") { definesStart = true }
-            if isWord("main") { definesMain = true }
+    }
+
+    /// The words at the start of a line and after `bits`, `global` or `export`: `bits 32`,
+    /// `use32`, and the entry symbols a `global` line names.
+    private mutating func declaration(_ token: Range<Int>, _ tokens: inout LineTokens) {
+        let line = tokens.line
+        switch (tokens.index, tokens.mode) {
+        case (0, _):
+            if Self.matches(line, token, "bits") { tokens.mode = .bits }
+            if Self.matches(line, token, "use32") { declaresBits32 = true }
+            if Self.matches(line, token, "global") || Self.matches(line, token, "export") { tokens.mode = .global }
+        case (1, .bits):
+            if Self.matches(line, token, "32") { declaresBits32 = true }
+        case (_, .global):
+            if Self.matches(line, token, "_start") { definesStart = true }
+            if Self.matches(line, token, "main") { definesMain = true }
+        default: break
         }
-        if isWord("syscall") { usesSyscall = true }
-        if tokens.previousWasInt && (isWord("0x80") || isWord("80h") || isWord("0h80") || isWord("128")) { usesInt80 = true }
-        tokens.previousWasInt = isWord("int")
-        if !names64BitRegister && Self.is64BitRegister(line, token) { names64BitRegister = true }
+    }
+
+    /// `esp` or `ebp` used as the stack pointer of 32-bit code: the base of a memory operand
+    /// (`[esp+4]`, `[ebp-8]`), `add esp, N`, `sub esp, N`, `mov ebp, esp` or `mov esp, ebp`.
+    private mutating func stackRegister(_ token: Range<Int>, after previous: LineTokens.Previous, _ tokens: inout LineTokens) {
+        let line = tokens.line
+        let isESP = Self.matches(line, token, "esp")
+        guard isESP || Self.matches(line, token, "ebp"), stackLine == nil else { return }
+        var before = token.lowerBound - 1
+        while before >= 0 && (line[before] == ASCII.space || line[before] == ASCII.tab) { before -= 1 }
+        var marks = before >= 0 && line[before] == ASCII.openBracket
+        switch previous {
+        case .mov: tokens.previous = isESP ? .movESP : .movEBP
+        case .addOrSub, .movEBP: marks = marks || isESP
+        case .movESP: marks = marks || !isESP
+        case .int, .other: break
+        }
+        if marks { stackLine = lineNumber }
     }
 
     /// The text after `; asmrun:` (any number of `;`, blanks allowed), or `nil`.
     private static func directive(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String? {
         var position = start
-        while position < end && line[position] == semicolon { position += 1 }
-        while position < end && (line[position] == space || line[position] == tab) { position += 1 }
+        while position < end && line[position] == ASCII.semicolon { position += 1 }
+        while position < end && (line[position] == ASCII.space || line[position] == ASCII.tab) { position += 1 }
         guard equalsLowercased(line, position, min(end, position + 7), "asmrun:") else { return nil }
         position += 7
-        while position < end && (line[position] == space || line[position] == tab) { position += 1 }
+        while position < end && (line[position] == ASCII.space || line[position] == ASCII.tab) { position += 1 }
         return String(decoding: line[position..<end], as: UTF8.self)
     }
 
     /// `"name"`, `'name'`, `` `name` `` or `<name>` after blanks from `start`.
-    private static func quotedName(_ line: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> String? {
+    static func quotedName(_ line: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> String? {
         var position = start
-        while position < end && (line[position] == space || line[position] == tab) { position += 1 }
+        while position < end && (line[position] == ASCII.space || line[position] == ASCII.tab) { position += 1 }
         guard position < end else { return nil }
         let open = line[position]
-        guard open == doubleQuote || open == singleQuote || open == backquote || open == lessThan else { return nil }
-        let close = open == lessThan ? greaterThan : open
+        guard open == ASCII.doubleQuote || open == ASCII.singleQuote || open == ASCII.backquote || open == ASCII.lessThan else {
+            return nil
+        }
+        let close = open == ASCII.lessThan ? ASCII.greaterThan : open
         guard let stop = line[(position + 1)..<end].firstIndex(of: close), stop > position + 1 else { return nil }
         return String(decoding: line[(position + 1)..<stop], as: UTF8.self)
     }
@@ -172,6 +247,12 @@ struct SourceScan {
         return digitsEnd > token.lowerBound + 1 && (8...15).contains(number)
     }
 
+    /// Whether the word at `token` is `word` in any case.
+    @inline(__always)
+    private static func matches(_ line: UnsafeBufferPointer<UInt8>, _ token: Range<Int>, _ word: StaticString) -> Bool {
+        equalsLowercased(line, token.lowerBound, token.upperBound, word)
+    }
+
     /// Whether `line[start..<end]` is `word` in any case.
     static func equalsLowercased(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ word: StaticString) -> Bool {
         guard end - start == word.utf8CodeUnitCount else { return false }
@@ -182,74 +263,3 @@ struct SourceScan {
 
     static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte }
 }
-
-/// The words of a line's code: runs of letters, digits and `_.$@`, outside quoted strings,
-/// up to a `;` comment.
-private struct LineTokens {
-    enum Mode { case other, bits, global }
-
-    let line: UnsafeBufferPointer<UInt8>
-    let end: Int
-    private var position: Int
-    /// The number of the word last returned, from 0.
-    private(set) var index = -1
-    var mode = Mode.other
-    var previousWasInt = false
-
-    init(line: UnsafeBufferPointer<UInt8>, start: Int, end: Int) {
-        self.line = line
-        self.end = end
-        position = start
-    }
-
-    mutating func next() -> Range<Int>? {
-        while position < end {
-            let byte = line[position]
-            if byte == semicolon { return nil }
-            if byte == doubleQuote || byte == singleQuote || byte == backquote {
-                skipQuoted(byte)
-                continue
-            }
-            guard Self.isWordByte(byte) else {
-                position += 1
-                continue
-            }
-            let start = position
-            while position < end && Self.isWordByte(line[position]) { position += 1 }
-            index += 1
-            return start..<position
-        }
-        return nil
-    }
-
-    private mutating func skipQuoted(_ quote: UInt8) {
-        position += 1
-        while position < end {
-            let byte = line[position]
-            position += 1
-            if quote == backquote && byte == backslash {
-                position += 1
-            } else if byte == quote {
-                return
-            }
-        }
-    }
-
-    private static func isWordByte(_ byte: UInt8) -> Bool {
-        let lower = byte | 0x20
-        return (lower >= 0x61 && lower <= 0x7a) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "_")
-            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "$") || byte == UInt8(ascii: "@")
-    }
-}
-
-private let newlineByte = UInt8(ascii: "\n")
-private let carriageReturn = UInt8(ascii: "\r")
-private let space = UInt8(ascii: " ")
-private let tab = UInt8(ascii: "\t")
-private let semicolon = UInt8(ascii: ";")
-private let doubleQuote = UInt8(ascii: "\"")
-private let singleQuote = UInt8(ascii: "'")
-private let backquote = UInt8(ascii: "`")
-private let backslash = UInt8(ascii: "\\")
-private let lessThan = UInt8(ascii: "<")
-private let greaterThan = UInt8(ascii: ">")

@@ -11,6 +11,8 @@ struct CaseExecutor: Sendable {
     let runner: CaseRunner
     let judge: Judge
     let configuration: SuiteConfiguration
+    /// The line tables of a classic build: the same sources built with `-g` (released after use).
+    let debugBuild: @Sendable (Program, Artifact) -> Artifact?
 
     func run(_ testCase: TestCase, of test: TestProgram, program: Program, artifact: Artifact, runner: Runner) -> RunnerResult {
         let runner = runner.withCPU(program.settings.qemuCPU)
@@ -72,8 +74,11 @@ struct CaseExecutor: Sendable {
         case nil: return
         case .failure(let missing): verdict.crashNote = "no crash report: \(missing.message)"
         case .success(let probe):
+            let symbols = debugBuild(program, artifact)
+            defer { symbols?.release() }
             let built = CrashProbe.Program(
-                executable: artifact.executable, format: artifact.format, sources: program.filesAndIncludes, warnings: artifact.remarks)
+                executable: artifact.executable, format: artifact.format, sources: program.filesAndIncludes, warnings: artifact.remarks,
+                symbols: symbols?.executable)
             let report = try? self.runner.explainCrash(
                 input, of: built, probe: probe, stem: program.name, argv0: program.argv0, runner: runner, limits: limits)
             if let report {

@@ -62,7 +62,9 @@ package final class SuiteRunner: Sendable {
         self.builtAhead = builtAhead
         self.emit = emit
         self.progress = progress
-        executor = CaseExecutor(runner: caseRunner, judge: Judge(recording: configuration.recording), configuration: configuration)
+        executor = CaseExecutor(
+            runner: caseRunner, judge: Judge(recording: configuration.recording), configuration: configuration,
+            debugBuild: { [store, toolchain] program, artifact in store.debugBuild(of: program, matching: artifact, toolchain: toolchain) })
         sequencer = ReportSequencer(emit: emit)
         var initial = State()
         var ranges: [Range<Int>] = []

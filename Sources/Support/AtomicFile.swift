@@ -4,6 +4,9 @@ import Glibc
 /// reader (or a crash) sees the old content or the new, never a truncated mix.
 ///
 /// - A symlink is written through: its target is replaced, the link stays a link.
+/// - A device, pipe or socket (`/dev/null`, `/dev/stdout`, a FIFO) is written to, never replaced:
+///   renaming over `/dev/null` as root would leave a regular file where every program's output
+///   is thrown away.
 /// - The replaced file keeps its permissions (and, for root, its owner).
 /// - A file or folder without write permission is refused, even for root: `chmod a-w` means
 ///   "do not change this" to asmrun too.
@@ -18,6 +21,11 @@ package enum AtomicFile {
     package static func write(
         _ bytes: [UInt8], to path: String, mode: mode_t = 0o644, keepingMode: Bool = true, durable: Bool = true
     ) throws {
+        var followed = stat()
+        if stat(path, &followed) == 0, followed.st_mode & S_IFMT != S_IFREG {
+            try writeInPlace(bytes, to: path, kind: followed.st_mode & S_IFMT)
+            return
+        }
         let target = try resolve(path)
         let directory = PathName.directory(of: target)
         let folder = directory.isEmpty ? "." : directory
@@ -38,6 +46,17 @@ package enum AtomicFile {
             throw failure(path, "cannot be written (\(reason))")
         }
         if durable { syncDirectory(folder) }
+    }
+
+    /// Writes to what `path` names without replacing it: a device or a pipe (a pipe without a
+    /// reader is refused, not waited for); a folder is refused.
+    private static func writeInPlace(_ bytes: [UInt8], to path: String, kind: mode_t) throws {
+        guard kind != S_IFDIR else { throw failure(path, "is a folder") }
+        let fd = open(path, O_WRONLY | O_CLOEXEC | (kind == S_IFIFO ? O_NONBLOCK : 0))
+        guard fd >= 0 else { throw failure(path, "cannot be written (\(errorText()))") }
+        defer { close(fd) }
+        if kind == S_IFIFO { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
+        guard writeAll(bytes, to: fd) else { throw failure(path, "cannot be written (\(errorText()))") }
     }
 
     /// The file a write to `path` replaces: `path`, or the end of the chain of symlinks it starts.

@@ -43,4 +43,21 @@ package struct FileSnapshot: Sendable, Equatable {
         return UInt64(now.st_dev) == device && UInt64(now.st_ino) == inode && Int64(now.st_size) == size
             && now.st_ctim.tv_sec == changedSeconds && now.st_ctim.tv_nsec == changedNanoseconds
     }
+
+    /// The snapshot as one word (`device:inode:size:seconds:nanoseconds`), for a record kept in
+    /// a file; only a settled one is worth keeping (`nil` otherwise).
+    package var text: String? {
+        settled ? "\(device):\(inode):\(size):\(changedSeconds):\(changedNanoseconds)" : nil
+    }
+
+    /// A settled snapshot read back from its `text`.
+    package init?(text: Substring) {
+        let fields = text.split(separator: ":")
+        guard fields.count == 5, let device = UInt64(fields[0]), let inode = UInt64(fields[1]), let size = Int64(fields[2]),
+            let seconds = Int(fields[3]), let nanoseconds = Int(fields[4])
+        else { return nil }
+        (self.device, self.inode, self.size, changedSeconds, changedNanoseconds, settled) = (
+            device, inode, size, seconds, nanoseconds, true
+        )
+    }
 }

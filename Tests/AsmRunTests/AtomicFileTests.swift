@@ -36,6 +36,34 @@ import Testing
         #expect(try text(base + "/real/z.expect") == "z\n" && mode(base + "/real/z.expect") == 0o644)
     }
 
+    /// `--json /dev/null` and `-o /dev/null` throw the output away; as root, a rename over the
+    /// device would put a regular file where every program's discarded output then piles up.
+    /// A device (made where root may make one) and a pipe are written to, not replaced; a pipe
+    /// without a reader and a folder are refused.
+    @Test func devicesAndPipesAreWrittenToNotReplaced() throws {
+        let base = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(base) }
+        func kind(_ path: String) -> mode_t {
+            var info = stat()
+            return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : 0
+        }
+        if geteuid() == 0 {
+            #expect(mknod(base + "/null", S_IFCHR | 0o666, (1 << 8) | 3) == 0)
+            try AtomicFile.write(Array("report\n".utf8), to: base + "/null")
+            #expect(kind(base + "/null") == S_IFCHR, "still the null device")
+        }
+        #expect(mkfifo(base + "/pipe", 0o644) == 0)
+        #expect(throws: FileError.self, "a pipe nobody reads") { try AtomicFile.write([1], to: base + "/pipe") }
+        let reader = open(base + "/pipe", O_RDONLY | O_NONBLOCK)
+        defer { close(reader) }
+        try AtomicFile.write(Array("through\n".utf8), to: base + "/pipe")
+        var buffer = [UInt8](repeating: 0, count: 16)
+        #expect(read(reader, &buffer, 16) == 8 && buffer.prefix(8).elementsEqual(Array("through\n".utf8)))
+        #expect(kind(base + "/pipe") == S_IFIFO)
+        #expect(throws: FileError.self) { try AtomicFile.write([1], to: base) }
+        #expect(try Files.list(base).sorted() == (geteuid() == 0 ? ["null", "pipe"] : ["pipe"]), "no temporary file left")
+    }
+
     @Test func readOnlyFilesAndFoldersAreRefusedEvenForRoot() throws {
         let base = try Fixture.temporaryDirectory()
         defer { Files.removeTree(base) }

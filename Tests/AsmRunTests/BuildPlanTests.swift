@@ -34,15 +34,33 @@ import Testing
                 == Command(
                     bin + "/nasm",
                     [
-                        "-f", "elf64", "-g", "-F", "dwarf", "-I", "samples/", "-I", "samples/macros/", "-I", "/extra/", "-DLEVEL=2",
-                        "-DDEBUG", "-o",
+                        "-f", "elf64", "-I", "samples/", "-I", "samples/macros/", "-I", "/extra/", "-DLEVEL=2",
+                        "-DDEBUG", "-MD", "/out/1-0-prog.o.d", "-o",
                         "/out/1-0-prog.o", "samples/prog.asm",
                     ]))
         #expect(
             plan.compiles[1].command
                 == Command(
-                    bin + "/cc", ["-c", "-g", "-MMD", "-MF", "/out/1-c0-driver.o.d", "-o", "/out/1-c0-driver.o", "samples/driver.c"]))
+                    bin + "/cc", ["-c", "-MD", "-MF", "/out/1-c0-driver.o.d", "-o", "/out/1-c0-driver.o", "samples/driver.c"]))
         #expect(plan.executable == "/out/1-prog")
+    }
+
+    /// The run build is the classic one; the debug build adds only the line tables' flags.
+    @Test func aDebugBuildAddsOnlyTheLineTablesFlags() throws {
+        var prog = try program("global _start\n_start: ret\n")
+        prog.cSources = [CSourceFile(path: "samples/driver.c", bytes: Array("int main(void) { return 0; }\n".utf8))]
+        let tools = try Fixture.fakeToolchain(host: "x86_64", tools: ["nasm", "ld", "cc"])
+        let classic = try BuildPlan(program: prog, toolchain: tools, directory: "/out", prefix: "1-")
+        let debug = try BuildPlan(program: prog, toolchain: tools, directory: "/out", prefix: "1-", debugInfo: true)
+        let object = ["-MD", "/out/1-0-prog.o.d", "-o", "/out/1-0-prog.o", "samples/prog.asm"]
+        #expect(classic.compiles[0].command.arguments == ["-f", "elf64", "-I", "samples/"] + object)
+        #expect(debug.compiles[0].command.arguments == ["-f", "elf64", "-g", "-F", "dwarf", "-I", "samples/"] + object)
+        #expect(debug.compiles[1].command.arguments.starts(with: ["-c", "-g", "-MD"]))
+        #expect(
+            classic.compiles[0].listing?.arguments == [
+                "-f", "elf64", "-I", "samples/", "-M", "-MF", "/out/1-0-prog.o.d", "samples/prog.asm",
+            ])
+        #expect(!classic.compiles[1].command.arguments.contains("-g"))
     }
 
     @Test func aSourceNamedLikeAnOptionIsNeverOne() throws {
@@ -58,11 +76,11 @@ import Testing
         #expect(try LinkDecision.decide(plan, objects: [symbols(["_start"])], program: prog) == .linker)
         #expect(
             try LinkDecision.command(.linker, plan, objects: objects, toolchain: tools)
-                == Command(bin + "/ld", ["-m", "elf_x86_64", "-z", "noexecstack", "-o", "/out/1-prog", "/out/1-0-prog.o"]))
+                == Command(bin + "/ld", ["-m", "elf_x86_64", "--dependency-file=/out/1-link.d", "-o", "/out/1-prog", "/out/1-0-prog.o"]))
         #expect(try LinkDecision.decide(plan, objects: [symbols(["main"], needs: ["printf"])], program: prog) == .cDriver)
         #expect(
             try LinkDecision.command(.cDriver, plan, objects: objects, toolchain: tools).arguments
-                == ["-no-pie", "-Wl,-z,noexecstack", "-o", "/out/1-prog", "/out/1-0-prog.o"])
+                == ["-no-pie", "-Wl,-z,noexecstack", "-Wl,--dependency-file=/out/1-link.d", "-o", "/out/1-prog", "/out/1-0-prog.o"])
         // `_start` calling libc: the C driver links libc but keeps the program's own entry.
         #expect(try LinkDecision.decide(plan, objects: [symbols(["_start"], needs: ["puts"])], program: prog) == .cDriverOwnStart)
         #expect(
@@ -98,7 +116,10 @@ import Testing
         prog.settings.linkFlags = ["-lm", "-pie"]
         let (plan, tools) = try plan(prog)
         let command = try LinkDecision.command(.cDriver, plan, objects: ["/o/a.o"], toolchain: tools)
-        #expect(command.arguments == ["-Wl,-z,noexecstack", "-o", "/out/1-prog", "/o/a.o", "-lm", "-pie"], "-pie drops -no-pie")
+        #expect(
+            command.arguments == [
+                "-Wl,-z,noexecstack", "-Wl,--dependency-file=/out/1-link.d", "-o", "/out/1-prog", "/o/a.o", "-lm", "-pie",
+            ], "-pie drops -no-pie")
         #expect(
             try LinkDecision.decide(plan, objects: [symbols(["_start"])], program: prog) == .cDriverOwnStart, "a library needs the C driver"
         )

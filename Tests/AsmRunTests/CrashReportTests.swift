@@ -43,9 +43,13 @@ struct CrashReportTests {
         Sample(file: "div_zero32.asm", signal: "SIGFPE", hint: "division by zero: ecx was 0", thirtyTwoBit: true),
         Sample(file: "div_overflow.asm", signal: "SIGFPE", hint: "the quotient does not fit: clear the high half"),
         Sample(file: "exec_data.asm", signal: "SIGSEGV", hint: "the program is executing .data", namesLine: false),
+        Sample(file: "exec_stack.asm", signal: "SIGSEGV", hint: "the program executed code on the stack, which is not executable"),
         Sample(file: "int80_64.asm", signal: "SIGSEGV", hint: "`int 0x80` in 64-bit code", qemuOnly: true),
         Sample(file: "include_null.asm", signal: "SIGSEGV", hint: "address 0x0 is near zero", markedIn: "store.inc"),
         Sample(file: "breakpoint.asm", signal: "SIGTRAP", hint: "an `int3` (breakpoint) instruction stopped the program"),
+        Sample(
+            file: "cut_stack.asm", signal: "SIGSEGV",
+            hint: "this looks like 32-bit code built as 64-bit: the address is the low half of rsp/rbp"),
     ]
 
     /// Where each sample runs: natively (x86 hosts), under qemu, and as on an ARM host.

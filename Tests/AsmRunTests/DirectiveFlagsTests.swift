@@ -30,6 +30,7 @@ import Testing
         ("-nostdlib", true), ("-Bstatic", true), ("-Bdynamic", true), ("-Bsymbolic", true), ("-Wl,-z,noexecstack", true),
         ("-Wl,-e,main", true), ("-Wl,-Bstatic", true), ("-fuse-ld=lld", true), ("-Tlink.ld", true), ("--oformat=elf64-x86-64", true),
         ("-e", true), ("main", true), ("-z", true), ("noexecstack", true), ("-O1", true),
+        ("execstack", true), ("-zexecstack", true), ("-Wl,-z,execstack", true), ("-Wl,-zexecstack", true),
     ]
 
     @Test(arguments: refusedFlags) func refused(_ case: (flag: String, link: Bool)) {

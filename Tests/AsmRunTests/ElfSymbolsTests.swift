@@ -43,6 +43,48 @@ struct ElfSymbolsTests {
         #expect(symbols.undefined.isEmpty, "an archive member's needs count only when it is linked")
     }
 
+    @Test func theStackNoteOfObjectsAndArchives() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        let note = { (flags: String, name: String) in
+            try self.assemble(
+                "section .note.GNU-stack noalloc \(flags) nowrite progbits\nsection .text\nglobal \(name)\n\(name): ret\n",
+                format: "elf64", in: directory, name: name)
+        }
+        let none = try assemble("global _start\n_start: ret\n", format: "elf64", in: directory, name: "none")
+        let quiet = try note("noexec", "quiet")
+        let exec = try note("exec", "exec")
+        #expect(ElfSymbols(try Files.read(none))?.stackNote == .missing, "nasm writes no note of its own")
+        #expect(ElfSymbols(try Files.read(quiet))?.stackNote == .nonExecutable)
+        #expect(ElfSymbols(try Files.read(exec))?.stackNote == .executable)
+        let exec32 = try assemble(
+            "section .note.GNU-stack exec\nsection .text\nglobal _start\n_start: ret\n", format: "elf32", in: directory, name: "e32")
+        #expect(ElfSymbols(try Files.read(exec32))?.stackNote == .executable, "`exec` alone, in elf32")
+        for (members, expected) in [([none, quiet], StackNote.nonExecutable), ([quiet, exec, none], .executable)] {
+            let archive = directory + "/lib\(members.count).a"
+            let result = try PosixLauncher(path: Fixture.environment["PATH"]).run(
+                Command("ar", ["rcs", archive] + members), options: LaunchOptions())
+            #expect(result.termination == .exited(0))
+            #expect(ElfSymbols(try Files.read(archive))?.stackNote == expected, "the most any member asks")
+        }
+    }
+
+    /// PT_GNU_STACK as GNU ld writes it, and the kernel's default where it writes none.
+    @Test(arguments: [
+        ("elf64", ["-z", "execstack"], true), ("elf64", ["-z", "noexecstack"], false), ("elf64", [], false),
+        ("elf32", ["-z", "execstack"], true), ("elf32", ["-z", "noexecstack"], false), ("elf32", [], true),
+    ])
+    func theExecutablesStack(format: String, flags: [String], executable: Bool) throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        let object = try assemble("global _start\n_start: ret\n", format: format, in: directory, name: "p")
+        let emulation = format == "elf64" ? "elf_x86_64" : "elf_i386"
+        let linked = try PosixLauncher(path: Fixture.environment["PATH"]).run(
+            Command("ld", ["-m", emulation] + flags + ["-o", directory + "/p", object]), options: LaunchOptions())
+        #expect(linked.termination == .exited(0), "\(String(decoding: linked.stderr, as: UTF8.self))")
+        #expect(ElfSymbols.executableStack(try Files.read(directory + "/p")) == executable)
+    }
+
     @Test func damagedObjectsNeverTrap() throws {
         #expect(ElfSymbols(Array("not an object".utf8)) == nil)
         var truncated = [UInt8]([0x7f, 0x45, 0x4c, 0x46, 2, 1]) + [UInt8](repeating: 0, count: 58)

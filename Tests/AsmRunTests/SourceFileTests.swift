@@ -28,18 +28,21 @@ import Testing
     }
 
     @Test func int80WithoutSixtyFourBitRegistersIs32BitCode() throws {
+        let remarks = { (source: SourceFile) in
+            Program(path: source.path, name: source.stem, isFolder: false, assembly: [source]).formatRemarks
+        }
         let tutorial = try SourceFile(path: "t.asm", text: "_start:\n  mov eax, 4\n  mov ecx, msg\n  INT 80h\n")
         #expect(tutorial.format == .elf32)
-        #expect(tutorial.formatRemark?.hasPrefix("t.asm: built as 32-bit code (elf32)") == true)
+        #expect(remarks(tutorial).first?.hasPrefix("t.asm: built as 32-bit code (elf32)") == true)
         let mixed = try SourceFile(path: "m.asm", text: "_start:\n  mov rax, [rbp-8]\n  int 0x80\n")
         #expect(mixed.format == .elf64)
-        #expect(mixed.formatRemark?.hasPrefix("m.asm: warning: 64-bit code that calls `int 0x80`") == true)
+        #expect(remarks(mixed).first?.hasPrefix("m.asm: warning: 64-bit code that calls `int 0x80`") == true)
         let r8 = try SourceFile(path: "r.asm", text: "  mov r8d, 1\n  int 0x80\n")
         #expect(r8.format == .elf64, "r8d is a 64-bit-only register")
         let modern = try SourceFile(path: "s.asm", text: "  mov eax, 60\n  syscall\n")
-        #expect(modern.format == .elf64 && modern.formatRemark == nil)
+        #expect(modern.format == .elf64 && remarks(modern).isEmpty)
         let said = try SourceFile(path: "b.asm", text: "bits 32\n  int 0x80\n")
-        #expect(said.format == .elf32 && said.formatRemark == nil, "nothing to say when the source says it")
+        #expect(said.format == .elf32 && remarks(said).isEmpty, "nothing to say when the source says it")
     }
 
     @Test func readsDirectives() throws {
@@ -137,7 +140,7 @@ import Testing
     /// The same text fed in chunks of every size finds the same things as in one piece.
     @Test func chunkBoundariesChangeNothing() {
         let text = Array(
-            "\u{FEFF}; asmrun: timeout 5\r\nGLOBAL _start, main\r\n%include \"a.inc\"\r\nmsg: db 'x;y', `a\\`;b` ; int 0x80\r\n  incbin \"b.bin\"\r\n  mov r9d, 1\r\n  INT 80h\r\n  syscall"
+            "\u{FEFF}; asmrun: timeout 5\r\nGLOBAL _start, main\r\n%include \"a.inc\"\r\nmsg: db 'x;y', `a\\`;b` ; int 0x80\r\n  incbin \"b.bin\"\r\n  mov r9d, 1\r\n  INT 80h\r\n  ADD  ESP,8\r\n  syscall"
                 .utf8)
         let whole = SourceScan(text)
         for size in 1...text.count {
@@ -150,6 +153,7 @@ import Testing
             #expect(chunked.includes == ["a.inc", "b.bin"], "chunks of \(size)")
             #expect(chunked.definesStart && chunked.definesMain && chunked.usesInt80 && chunked.usesSyscall && chunked.names64BitRegister)
             #expect(chunked.includes == whole.includes && chunked.usesInt80 == whole.usesInt80)
+            #expect(chunked.stackLine == 8 && chunked.sixtyFourBitLine == 6, "chunks of \(size)")
         }
     }
 

@@ -347,8 +347,8 @@ def notes(results):
             "a cold row measured the file system's history rather than asmrun. Warm means every program was built by an earlier run; \"one source touched\" appends a comment "
             "to one program (a different one each round) in its own copy of the corpus first.",
             "- **The floor** (`Tests/Benchmarks/floor.c`, built with `cc -O2` at bench time) reads a plan of the "
-            "exact commands a cold `asmrun test -v` printed (`nasm -f elf64 -g -F dwarf -I ./ -o OBJ SRC`, "
-            "`ld -m elf_x86_64 -z noexecstack -o EXE OBJ`), followed by each program with its stdin file, "
+            "exact commands a cold `asmrun test -v` printed (`nasm -f elf64 -I ./ -o OBJ SRC`, "
+            "`ld -m elf_x86_64 -o EXE OBJ`), followed by each program with its stdin file, "
             "and runs them with `posix_spawn`: one program's steps in order, programs in parallel on -j threads; "
             "it compares stdout with the expected bytes and checks the exit status. Its objects and executables "
             "go where asmrun puts its own (`/dev/shm` when it is a tmpfs with room, else `$TMPDIR` or /tmp). The "

@@ -1,0 +1,112 @@
+import Glibc
+import Source
+import Support
+
+extension ArtifactStore {
+    /// What nasm read that the key does not name, recorded for the entry (`BuildInput`): the
+    /// files its `-MD` list names (and, for a source that names a file in a way asmrun's scan
+    /// cannot follow, its `-M` listing, since nasm 2.16.01's `-MD` leaves out `%include`s) beyond
+    /// the ones the scan found, and the variables those files read with `%!NAME`. `nil` when the
+    /// object must not be cached: such a file reads the clock or a computed variable, or cannot
+    /// be read or listed.
+    func unnamedInputs(_ step: CompileStep, program: Program, builder: Builder) throws -> [BuildInput]? {
+        guard let source = program.assembly.first(where: { $0.path == step.source }), let file = step.dependencyFile else { return nil }
+        var listed = Self.listedFiles(file)
+        if program.inputs(of: source).opaque {
+            guard let listing = step.listing, (try? builder.run(listing, stage: .assemble, source: step.source, hint: { _ in nil })) != nil
+            else { return nil }
+            listed += Self.listedFiles(file)
+        }
+        var known = Set(([source.path] + (program.dependencies[source.path] ?? []).compactMap(\.path)).map(ProgramFolder.standardize))
+        var inputs: [BuildInput] = []
+        var scanned = SourceInputs()
+        for path in listed where known.insert(ProgramFolder.standardize(path)).inserted {
+            guard let input = BuildInput.file(path), let bytes = try? Files.read(path) else { return nil }
+            inputs.append(input)
+            if !bytes.prefix(4096).contains(0) { scanned.formUnion(SourceInputs.of(bytes)) }
+        }
+        guard scanned.cacheable else { return nil }
+        let named = Set(program.inputs(of: source).environmentNames)
+        inputs += scanned.environmentNames.filter { !named.contains($0) }.map { BuildInput.environment($0, in: environment) }
+        return inputs
+    }
+
+    /// The files a make rule in `file` lists (`-MD`, `-M -MF`), the target left out.
+    static func listedFiles(_ file: String) -> [String] {
+        (try? Files.read(file)).map { makeDependencies(String(decoding: $0, as: UTF8.self)) } ?? []
+    }
+
+    /// The key's part for a C file's headers (`DIGEST\tPATH` per file of its last compile's `-MD`
+    /// list), when every one still holds; `nil` when the list is unknown or one changed.
+    func currentManifest(_ step: CompileStep, program: Program, root: String) -> String? {
+        guard let entry = CacheEntry(path: root + "/objects/" + manifestKey(step, program)).read(),
+            let inputs = BuildInput.inputs(of: String(decoding: entry.payload, as: UTF8.self)),
+            inputs.allSatisfy({ $0.holds(environment: environment) })
+        else { return nil }
+        return Self.manifest(inputs)
+    }
+
+    /// Records the files the compiler listed (`-MD`), hashed now, for the next run's key; returns
+    /// the key's part for them.
+    func writeManifest(_ step: CompileStep, program: Program, root: String) -> String? {
+        guard let file = step.dependencyFile else { return nil }
+        var inputs: [BuildInput] = []
+        for header in Self.listedFiles(file) where header != step.source {
+            guard let input = BuildInput.file(header) else { return nil }
+            inputs.append(input)
+        }
+        store(Array(BuildInput.record(inputs).utf8), warnings: "", key: manifestKey(step, program), root: root, later: false)
+        return Self.manifest(inputs)
+    }
+
+    /// `DIGEST\tPATH` per file, sorted: what of a record the key covers (not the files' status).
+    private static func manifest(_ inputs: [BuildInput]) -> String {
+        inputs.compactMap { input -> String? in
+            guard case .file(let path, let digest, _) = input else { return nil }
+            return digest + "\t" + path
+        }.sorted().joined(separator: "\n")
+    }
+
+    /// The headers the C files read: each compile's `-MD` list when it just ran, else the
+    /// manifest the cache keeps of its last compile.
+    func headers(of plan: BuildPlan, program: Program) -> [String] {
+        plan.compiles.filter { $0.language == .c }.flatMap { step -> [String] in
+            if let file = step.dependencyFile, Files.exists(file) { return Self.listedFiles(file).filter { $0 != step.source } }
+            guard let root, let entry = CacheEntry(path: root + "/objects/" + manifestKey(step, program)).read() else { return [] }
+            return (BuildInput.inputs(of: String(decoding: entry.payload, as: UTF8.self)) ?? []).compactMap { input in
+                guard case .file(let path, _, _) = input else { return nil }
+                return path
+            }
+        }
+    }
+
+    private func manifestKey(_ step: CompileStep, _ program: Program) -> String {
+        var digest = baseDigest(step, program: program)
+        digest.update(field: "headers")
+        return digest.hexDigest()
+    }
+
+    /// The prerequisites of a make rule (`obj.o: a.c b.h \` …), with `\ ` as an escaped space.
+    static func makeDependencies(_ text: String) -> [String] {
+        let joined = text.split(separator: "\\\n", omittingEmptySubsequences: false).joined(separator: " ")
+        guard let colon = joined.firstRange(of: ": ") ?? joined.firstRange(of: ":\n") else { return [] }
+        var words: [String] = []
+        var current = ""
+        var escaped = false
+        for character in joined[colon.upperBound...] {
+            if escaped {
+                current.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == " " || character == "\n" || character == "\t" {
+                if !current.isEmpty { words.append(current) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+}
