@@ -43,7 +43,7 @@ enum Usage {
         TEST OPTIONS (see `asmrun test --help`)
           --update, -j N, --runner native,qemu|all, --filter REGEX, --list, --shard K/N,
           --balance REPORT, --fail-fast, --timeout SECONDS, --junit PATH, --json PATH,
-          --reference DIR, --gradescope PATH
+          --reference DIR, --untrusted, --gradescope PATH
 
         SOURCE DIRECTIVES (comment lines in the .asm file)
           ; asmrun: format elf32        ; asmrun: link cc           ; asmrun: define DEBUG=1
@@ -104,6 +104,9 @@ enum Usage {
           --json PATH              write a JSON report (schema in README.md)
           --reference DIR          take every program's expectations from DIR: SUB/x.asm is
                                    checked against DIR/x.expect, for each submission folder SUB
+                                   (the reference decides timeouts, xfail, skip and limits; a
+                                   submission is built from its own files only)
+          --untrusted              the same rules without a reference (strangers' pull requests)
           --gradescope PATH        write Gradescope's results.json (score, tests with points)
           --no-cache, --cache-dir DIR
           --no-isolation           run cases with the network and a writable file system

@@ -2,27 +2,20 @@ import Compare
 import Support
 
 extension TestSuite {
-    /// The programs found under one path given: with a reference, those it has expectations
-    /// for, then one missing program per expectation nothing claimed. A folder where discovery
-    /// found nothing (`discovered` is 0; programs another path given also holds count) is
-    /// named in `emptyPaths`.
+    /// The programs found under one path given: with a reference, those it grades, then one
+    /// program per reference program nothing claimed (an error: missing, or several candidates
+    /// named in `conflicts`). A folder where discovery found nothing (`discovered` is 0; programs
+    /// another path given also holds count) is named in `emptyPaths`.
     mutating func group(
-        _ found: [(program: TestProgram, referenced: Bool)], root: String, discovered: Int, reference: Reference?
+        _ found: [TestProgram], root: String, discovered: Int, reference: Reference?,
+        conflicts: [(key: String, candidates: [String])]
     ) -> [TestProgram] {
-        var programs: [TestProgram] = []
-        var claimed = Set<String>()
-        for (program, referenced) in found {
-            guard let reference, !referenced else {
-                programs.append(program)
-                claimed.insert(program.expectationPath)
-                continue
-            }
-            skipped.append((program.path, "not in the reference: \(reference.path) has no .expect of that name"))
-            ignored.append(program.path)
-        }
+        var programs = found
         if let reference, Files.isDirectory(root) {
-            for key in reference.keys where !claimed.contains(reference.join(key) + ".expect") {
-                programs.append(Self.missing(key, root: root, reference: reference))
+            let claimed = Set(found.compactMap(\.referenceKey))
+            let clashes = Dictionary(conflicts.map { ($0.key, $0.candidates) }) { first, _ in first }
+            for key in reference.keys where !claimed.contains(key) {
+                programs.append(Self.missing(key, root: root, reference: reference, candidates: clashes[key] ?? []))
             }
         }
         if programs.isEmpty && discovered == 0 && Files.isDirectory(root) {
@@ -31,8 +24,9 @@ extension TestSuite {
         return programs
     }
 
-    /// What the reference expects at `key` and the submission at `root` does not have.
-    private static func missing(_ key: String, root: String, reference: Reference) -> TestProgram {
+    /// What the reference expects at `key` and the submission at `root` does not have, or has
+    /// several `candidates` for.
+    private static func missing(_ key: String, root: String, reference: Reference, candidates: [String]) -> TestProgram {
         let expectationPath = reference.join(key) + ".expect"
         let parts = key.split(separator: "/")
         let isFolder = parts.count >= 2 && parts[parts.count - 1] == parts[parts.count - 2]
@@ -46,6 +40,13 @@ extension TestSuite {
             problem = ("\(error)", (error as? any AsmRunError)?.location)
         }
         var program = TestProgram(missing: path, root: root, expectations: file, expectationPath: expectationPath)
+        program.referenceKey = key
+        program.studentProblem = "your submission has no \(relative)"
+        if !candidates.isEmpty {
+            let names = candidates.map { PathName.relative($0, to: root) }.joined(separator: ", ")
+            program.problem = "\(root) holds several programs that could be \(relative): \(names); keep one"
+            program.studentProblem = "your submission holds several programs that could be \(relative): \(names); keep one"
+        }
         if let problem {
             program.problem = problem.text
             program.problemLocation = problem.location
