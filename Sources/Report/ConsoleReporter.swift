@@ -33,13 +33,13 @@ package final class ConsoleReporter: Sendable {
     /// Prints one finished case; the text is made before the lock is taken.
     package func caseFinished(_ report: CaseReport) {
         var text = ""
-        for group in ResultGroup.groups(of: report) { text += render(group, of: report) }
+        for group in ResultGroup.groups(of: report) where !report.quiet { text += render(group, of: report) }
         if let divergence = report.divergence {
             text +=
                 console.paint("DIVERGE", .red) + " \(report.id.displayEscaped): runners disagree\n"
                 + indent(colorDiff(DisplayText.escapeLines(divergence)))
         }
-        if githubActions { text += GitHubAnnotations.render(report) }
+        if githubActions && !report.quiet { text += GitHubAnnotations.render(report) }
         state.withLock { state in
             clearProgress(&state.progressShown)
             state.done += report.results.count

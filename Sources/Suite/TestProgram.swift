@@ -31,6 +31,8 @@ package struct TestProgram: Sendable {
     /// Why it cannot run, in a student's terms (no path of the grading machine), when `problem`
     /// names the grader's paths.
     package var studentProblem: String?
+    /// Its cases are counted and scored but not reported one by one (`CaseReport.quiet`).
+    package var quiet = false
 
     /// Names of the cases `--filter` selected; `nil` runs them all. The expectation file itself
     /// keeps every case, so `--update` of a selection never drops the others.

@@ -11,15 +11,20 @@ extension TestSuite {
         conflicts: [(key: String, candidates: [String])]
     ) -> [TestProgram] {
         var programs = found
+        let empty = found.isEmpty && discovered == 0 && Files.isDirectory(root)
+        if empty { emptyPaths.append(emptyFolder(root, graded: reference != nil)) }
         if let reference, Files.isDirectory(root) {
             let claimed = Set(found.compactMap(\.referenceKey))
             let clashes = Dictionary(conflicts.map { ($0.key, $0.candidates) }) { first, _ in first }
             for key in reference.keys where !claimed.contains(key) {
-                programs.append(Self.missing(key, root: root, reference: reference, candidates: clashes[key] ?? []))
+                var program = Self.missing(key, root: root, reference: reference, candidates: clashes[key] ?? [])
+                // An empty submission: the one line above says it, its cases are scored 0.
+                if empty {
+                    program.quiet = true
+                    program.studentProblem = "your submission holds no programs (no .asm or .nasm file)"
+                }
+                programs.append(program)
             }
-        }
-        if programs.isEmpty && discovered == 0 && Files.isDirectory(root) {
-            emptyPaths.append(emptyFolder(root))
         }
         return programs
     }
@@ -54,8 +59,8 @@ extension TestSuite {
         return program
     }
 
-    /// `DIR holds no programs`, naming what was skipped there.
-    private func emptyFolder(_ root: String) -> FileError {
+    /// `DIR holds no programs`, naming what was skipped there; `graded`, that it scores 0.
+    private func emptyFolder(_ root: String, graded: Bool) -> FileError {
         let prefix = root.hasSuffix("/") ? root : root + "/"
         let here = skipped.filter { $0.path.hasPrefix(prefix) || root == "." }.map { PathName.lastComponent(of: $0.path) }
         var problem = "holds no programs (no .asm or .nasm file, no folder with a C main or FOLDER.expect)"
@@ -63,6 +68,7 @@ extension TestSuite {
             let named = here.prefix(3).joined(separator: ", ") + (here.count > 3 ? ", …" : "")
             problem += "; \(here.count) file\(here.count == 1 ? "" : "s") skipped: \(named) (-v says why)"
         }
+        if graded { return FileError(path: root, problem: problem + ": it scores 0", fix: "nothing of it can be graded") }
         return FileError(path: root, problem: problem, fix: "name the folder that holds the sources, or rename them to .asm")
     }
 }

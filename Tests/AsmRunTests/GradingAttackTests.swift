@@ -103,6 +103,31 @@ struct GradingAttackTests {
         #expect(graded.stdout.contains("PASS  subs/alice/count.asm:two") || graded.lines(containing: "alice", "ERROR").isEmpty)
     }
 
+    /// `judy/lab1/count.asm` scored 0 as "has no such program"; an empty submission was an
+    /// error per case.
+    @Test func submissionsAreTakenAsHandedIn() throws {
+        let room = try Classroom()
+        defer { room.remove() }
+        try room.write(Classroom.count, to: "subs/judy/lab1/count.asm")
+        try room.write(Classroom.count, to: "subs/kim/a/count.asm")
+        try room.write(Classroom.count, to: "subs/kim/b/Count.asm")
+        try room.write(Classroom.count.split(separator: "\n").joined(separator: "\r\n") + "\r\n", to: "subs/lee/COUNT.ASM")
+        try room.folder("subs/erin")
+        let graded = try room.grade(["judy", "kim", "lee", "erin"])
+        #expect(graded.status == .exited(1), "\(graded)")
+        #expect(graded.score("judy")! == (3, 3), "a program in a subfolder is matched when unique: \(graded)")
+        #expect(graded.score("kim")! == (0, 3))
+        #expect(!graded.lines(containing: "subs/kim", "a/count.asm", "b/Count.asm").isEmpty, "both candidates named: \(graded)")
+        #expect(graded.score("lee")! == (3, 3), "CRLF and the name's case do not matter")
+        #expect(graded.score("erin")! == (0, 3), "an empty submission still has its maximum")
+        let erin = graded.lines(containing: "subs/erin").filter { !$0.hasPrefix("  subs/erin ") }
+        #expect(erin.count == 1 && erin.first?.contains("holds no programs") == true, "one line: \(graded)")
+        #expect(graded.test("subs/erin/count.asm:two")?["score"] as? Double == 0)
+        let alone = try room.grade(["erin"])
+        #expect(alone.status == .exited(1), "an empty submission is not a usage error: \(alone)")
+        #expect(alone.results["score"] as? Double == 0 && alone.tests.count == 2, "\(alone.results)")
+    }
+
     /// `--untrusted`: a stranger's pull request gets the same rules without a reference.
     @Test func untrustedProgramsFollowTheSameRulesWithoutAReference() throws {
         let room = try Classroom()
