@@ -117,7 +117,9 @@ enum Usage {
           per case, the expected stdout, stderr and status; `[..]` in an expected line matches
           any text, a line `[...]` any number of lines. `status: any`, `exit any` or a set
           (`exit 0 | exit 1`) accept more than one status; a case without `status:` does not
-          check it. `points: 2` makes a case worth 2 (default 1). See README.md.
+          check it. `points: 2` makes a case worth 2 (default 1); `timeout: 2` and
+          `limit: memory 64M` are the case's own limits; `visibility: hidden` (or
+          after_due_date, after_published) shows students its score only. See README.md.
 
         GRADING AND CI
           asmrun test subs/* --reference ref    one score line per submission folder

@@ -10,6 +10,9 @@ extension ExpectationFile {
             lines.append("")
             writer.add(CaseComments.caseLine, ["[case \(testCase.name)]"])
             if let points = testCase.points { writer.add("points", ["points: " + Self.number(points)]) }
+            if testCase.visibility != .visible { writer.add("visibility", ["visibility: \(testCase.visibility.rawValue)"]) }
+            if let timeout = testCase.timeout { writer.add("timeout", ["timeout: " + Self.number(timeout)]) }
+            for limit in testCase.limits { writer.add("limit \(limit.name)", ["limit: \(limit.name) \(limit.value)"]) }
             if !testCase.arguments.isEmpty {
                 writer.add("args", ["args: " + testCase.arguments.map(ShellWords.quote).joined(separator: " ")])
             }

@@ -94,7 +94,8 @@ package final class ConsoleReporter: Sendable {
 
     private func render(_ group: ResultGroup, of report: CaseReport) -> String {
         let result = group.result
-        let head = "\(report.id.displayEscaped) [\(group.runnerList.displayEscaped)]"
+        let shown = report.visibility == .visible ? "" : " (\(report.visibility.rawValue))"
+        let head = "\(report.id.displayEscaped) [\(group.runnerList.displayEscaped)]\(shown)"
         let message = DisplayText.escape(result.message)
         // Not String(format:): its CVarArg boxing and conformance lookups cost more than a case's
         // verdict. Rounded half to even, as printf's %.0f.

@@ -18,6 +18,8 @@ package enum GradescopeReport {
         var maxScore: Double
         var status: String
         var output: String
+        /// Gradescope's `visibility`, when the case is not `visible` (its default).
+        var visibility: String?
     }
 
     /// Characters of output kept per test (Gradescope shows it to the student).
@@ -36,9 +38,16 @@ package enum GradescopeReport {
             tests: scored.map { testCase in
                 Test(
                     name: testCase.name, score: testCase.score, maxScore: testCase.maxScore,
-                    status: testCase.outcome == .passed ? "passed" : "failed", output: output(testCase))
+                    status: testCase.outcome == .passed ? "passed" : "failed",
+                    output: testCase.visibility == .hidden ? hiddenOutput(testCase) : output(testCase),
+                    visibility: testCase.visibility == .visible ? nil : testCase.visibility.rawValue)
             })
         return try JSONText.render(document) + "\n"
+    }
+
+    /// A hidden case tells the student its score only.
+    private static func hiddenOutput(_ testCase: Scores.Case) -> String {
+        "hidden test: " + (testCase.outcome == .passed ? "passed" : "not passed")
     }
 
     /// What the student reads under the test: the failure of each group of runners, or how it

@@ -16,6 +16,8 @@ package struct Scores: Sendable {
         package var outcome: Outcome
         /// What the runners did, when the case ran.
         package var report: CaseReport?
+        /// Who sees its details (`visibility:` of the case).
+        package var visibility = Visibility.visible
     }
 
     /// One program's cases.
@@ -55,7 +57,10 @@ package struct Scores: Sendable {
                 let name = Self.relative(program.path, to: root)
                 let prefix = several ? Self.trimmed(root) + "/" : ""
                 let cases = program.cases.map { testCase in
-                    Self.score(testCase, report: byID[program.id(of: testCase.name)], name: prefix + name + ":" + testCase.name)
+                    var scored = Self.score(
+                        testCase, report: byID[program.id(of: testCase.name)], name: prefix + name + ":" + testCase.name)
+                    scored.visibility = testCase.visibility
+                    return scored
                 }
                 return Program(name: name, cases: cases)
             }

@@ -13,6 +13,8 @@ package struct CaseReport: Sendable {
     /// Counted but not printed case by case: one line said it for the whole submission (an
     /// empty one, when grading).
     package var quiet = false
+    /// Who sees the case's details once graded (`visibility:` of its case).
+    package var visibility = Visibility.visible
 
     /// `asm/hello.asm:default`.
     package var id: String { "\(program):\(caseName)" }

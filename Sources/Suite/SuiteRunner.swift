@@ -126,6 +126,7 @@ package final class SuiteRunner: Sendable {
                     program: programs[slot.program].path, caseName: slot.testCase.name, results: results,
                     divergence: Divergence.describe(results), buildDuration: slot.buildDuration)
                 report.quiet = programs[slot.program].quiet
+                report.visibility = slot.testCase.visibility
                 return (index, report)
             }
         }
@@ -243,6 +244,7 @@ package final class SuiteRunner: Sendable {
                 program: programs[done.program].path, caseName: done.testCase.name, results: results,
                 divergence: Divergence.describe(results), buildDuration: done.buildDuration)
             report.quiet = programs[done.program].quiet
+            report.visibility = done.testCase.visibility
             state.programRemaining[done.program] -= 1
             return report
         }
