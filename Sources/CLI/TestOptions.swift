@@ -25,6 +25,10 @@ package struct TestOptions: Sendable {
     package var referencePath: String?
     /// `--gradescope PATH`: write Gradescope's `results.json` there.
     package var gradescopePath: String?
+    /// `--csv FILE`: a gradebook, one row per path given.
+    package var csvPath: String?
+    /// `--report-dir DIR`: a Markdown report per path given, for its student.
+    package var reportDirectory: String?
     /// `--untrusted`: grading's rules without a reference (programs' policy directives ignored,
     /// files outside the path given refused).
     package var untrusted = false
@@ -62,6 +66,8 @@ package struct TestOptions: Sendable {
             case "--reference": referencePath = try scanner.value(for: argument)
             case "--gradescope": gradescopePath = try scanner.value(for: argument)
             case "--untrusted": untrusted = true
+            case "--csv": csvPath = try scanner.value(for: argument)
+            case "--report-dir": reportDirectory = try scanner.value(for: argument)
             case "--fail-fast": failFast = true
             case "--timeout": timeout = try scanner.seconds(for: argument)
             case "--output-limit":

@@ -43,7 +43,7 @@ enum Usage {
         TEST OPTIONS (see `asmrun test --help`)
           --update, -j N, --runner native,qemu|all, --filter REGEX, --list, --shard K/N,
           --balance REPORT, --fail-fast, --timeout SECONDS, --junit PATH, --json PATH,
-          --reference DIR, --untrusted, --gradescope PATH
+          --reference DIR, --untrusted, --gradescope PATH, --csv PATH, --report-dir DIR
 
         SOURCE DIRECTIVES (comment lines in the .asm file)
           ; asmrun: format elf32        ; asmrun: link cc           ; asmrun: define DEBUG=1
@@ -107,7 +107,10 @@ enum Usage {
                                    (the reference decides timeouts, xfail, skip and limits; a
                                    submission is built from its own files only)
           --untrusted              the same rules without a reference (strangers' pull requests)
-          --gradescope PATH        write Gradescope's results.json (score, tests with points)
+          --gradescope PATH        write Gradescope's results.json (score, tests with points,
+                                   feedback in plain sentences for students)
+          --csv PATH               write a gradebook: one row per submission, a column per case
+          --report-dir DIR         write a Markdown report per submission, for its student
           --no-cache, --cache-dir DIR
           --no-isolation           run cases with the network and a writable file system
           -v, --verbose            print passing cases and tool command lines

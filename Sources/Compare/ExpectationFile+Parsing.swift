@@ -156,6 +156,8 @@ private struct ExpectationParser {
         case "stdin":
             guard runner == nil else { throw fail("stdin cannot be runner-specific") }
             block = .stdin
+        case "stdout" where value == "any": current!.set(\.stdout, TextLines.anything, runner: runner)
+        case "stderr" where value == "any": current!.set(\.stderr, TextLines.anything, runner: runner)
         case "stdout": block = .stdout(runner)
         case "stderr": block = .stderr(runner)
         case "status":

@@ -40,6 +40,9 @@ package struct Expected: Sendable, Equatable {
     }
 
     var isEmpty: Bool { stdout == nil && stderr == nil && status == nil && files.isEmpty }
+
+    /// `stdout: any`: the output is not checked.
+    package var ignoresStdout: Bool { stdout == .anything }
 }
 
 /// A file given to a case: its path relative to the case folder and its content.

@@ -18,6 +18,13 @@ package struct Scores: Sendable {
         package var report: CaseReport?
         /// Who sees its details (`visibility:` of the case).
         package var visibility = Visibility.visible
+        /// The case as its `.expect` file gives it: what a student's feedback shows of it.
+        package var testCase = TestCase(name: "")
+        /// Why its program could not run, in a student's terms (`TestProgram.studentProblem`).
+        package var problem: String?
+        /// Its gradebook column: `count.asm:two`, named after the reference's program when
+        /// there is one, so every submission's case lands in the same column.
+        package var column = ""
     }
 
     /// One program's cases.
@@ -56,10 +63,14 @@ package struct Scores: Sendable {
             let programs = (byRoot[root] ?? []).map { program in
                 let name = Self.relative(program.path, to: root)
                 let prefix = several ? Self.trimmed(root) + "/" : ""
+                let column = program.referenceKey.map(Self.programName(key:)) ?? name
                 let cases = program.cases.map { testCase in
                     var scored = Self.score(
                         testCase, report: byID[program.id(of: testCase.name)], name: prefix + name + ":" + testCase.name)
                     scored.visibility = testCase.visibility
+                    scored.testCase = testCase
+                    scored.problem = program.studentProblem
+                    scored.column = column + ":" + testCase.name
                     return scored
                 }
                 return Program(name: name, cases: cases)
@@ -76,6 +87,13 @@ package struct Scores: Sendable {
         return Case(
             name: name, score: passed ? testCase.worth : 0, maxScore: testCase.worth, outcome: passed ? .passed : .failed,
             report: report)
+    }
+
+    /// `count.asm` for the reference key `count`, `leap` for a folder program's `leap/leap`.
+    static func programName(key: String) -> String {
+        let parts = key.split(separator: "/")
+        if parts.count >= 2 && parts[parts.count - 1] == parts[parts.count - 2] { return parts.dropLast().joined(separator: "/") }
+        return key + ".asm"
     }
 
     /// `sum.asm` for `subs/bob/sum.asm` under `subs/bob/`.

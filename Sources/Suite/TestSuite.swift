@@ -42,6 +42,9 @@ package struct TestSuite: Sendable {
     /// When grading, one line per path given whose programs wrote directives only the reference
     /// and the command line may give (they were ignored).
     package var notes: [String] = []
+    /// When grading, per path given, the policy directives its programs wrote (and grading
+    /// ignored), by name.
+    package var ignoredDirectives: [(root: String, names: [String])] = []
     /// An interrupt ended discovery: the suite is incomplete and must not run.
     package var interrupted = false
 
@@ -133,6 +136,7 @@ package struct TestSuite: Sendable {
         for root in roots {
             let names = Set(programs.filter { $0.root == root }.flatMap(\.ignoredDirectives)).sorted()
             guard !names.isEmpty else { continue }
+            ignoredDirectives.append((root, names))
             let list = names.map { "`\($0)`" }.joined(separator: ", ")
             notes.append("note: \(root): ignored its programs' \(list) directive\(names.count == 1 ? "" : "s"): \(decider)")
         }

@@ -101,7 +101,10 @@ struct GradingTests {
         #expect(document["score"] as? Double == tests.reduce(0) { $0 + ($1["score"] as! Double) })
         #expect(document["score"] as? Double == 2)
         #expect(document["execution_time"] is Int)
-        #expect((tests[1]["output"] as? String)?.contains("expected exit 2, got exit 3") == true, "the diff is the student's feedback")
+        #expect(
+            (tests[1]["output"] as? String) == "your program ended with exit 3, but exit 2 was expected\narguments: a b\n",
+            "the student's feedback: \(tests[1])")
+        #expect(tests[2]["output"] as? String == "passed\n")
         #expect((document["output"] as? String)?.hasPrefix("asmrun: 2/5 points; 1 passed, 2 failed") == true)
     }
 
