@@ -31,6 +31,21 @@ import Testing
         #expect(single.keys == [0: "count"], "a file given on its own matches by its name")
     }
 
+    /// A folder program's sources are searched without following a link out of it: a link to
+    /// `/` made every source of the machine part of the program.
+    @Test func aFolderProgramsSourcesStayInsideIt() throws {
+        let root = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(root) }
+        try Fixture.write("global main\n", to: root + "/leap/leap.asm")
+        try Fixture.write("int main(void) { return 0; }\n", to: root + "/leap/lib/driver.c")
+        try FileManager.default.createSymbolicLink(atPath: root + "/leap/everything", withDestinationPath: "/")
+        try FileManager.default.createSymbolicLink(atPath: root + "/leap/again", withDestinationPath: "lib")
+        try FileManager.default.createSymbolicLink(atPath: root + "/leap/lib/loop", withDestinationPath: "..")
+        let found = ProgramFolder.scan(root + "/leap")
+        #expect(found.assembly == [root + "/leap/leap.asm"])
+        #expect(found.c == [root + "/leap/again/driver.c"], "a link inside is followed, each folder once: \(found.c)")
+    }
+
     @Test func policyDirectivesAreListedAndReplaced() throws {
         var settings = ProgramSettings()
         for directive in ["xfail all", "timeout 3", "limit output 1K", "format elf32", "define X=1", "argv0 ./x"] {
