@@ -71,7 +71,9 @@ extension TestCommand {
         for empty in suite.emptyPaths {
             lines.append(prefix(empty.location?.path ?? "") + "your submission holds no programs (no .asm or .nasm file)")
         }
-        let decider = options.referencePath == nil ? "--untrusted leaves them to the command line" : "the reference decides them"
+        let decider =
+            options.referencePath == nil
+            ? "--untrusted leaves how programs are judged to the command line" : "the reference decides how programs are judged"
         for (root, names) in suite.ignoredDirectives {
             let list = names.map { "`\($0)`" }.joined(separator: ", ")
             lines.append(prefix(root) + "your `; asmrun:` \(list) directive\(names.count == 1 ? " was" : "s were") ignored: \(decider)")

@@ -132,7 +132,9 @@ package struct TestSuite: Sendable {
                     path: refusal.source, problem: refusal.problem(outside: program.root),
                     fix: "a graded submission is built from its own files only; its cases are errors"))
         }
-        let decider = rules.reference == nil ? "--untrusted leaves them to the command line" : "the reference decides them"
+        let decider =
+            rules.reference == nil
+            ? "--untrusted leaves how programs are judged to the command line" : "the reference decides how programs are judged"
         for root in roots {
             let names = Set(programs.filter { $0.root == root }.flatMap(\.ignoredDirectives)).sorted()
             guard !names.isEmpty else { continue }

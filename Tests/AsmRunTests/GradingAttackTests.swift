@@ -139,7 +139,9 @@ struct GradingAttackTests {
         let result = try Fixture.asmrun(["test", "pr", "--untrusted", "--runner", Fixture.runner], in: room.root)
         #expect(result.status == .exited(1), "\(result)")
         #expect(result.stdout.contains("FAIL  pr/count.asm:two [\(Fixture.runner)]: status differs"), "\(result)")
-        #expect(result.stderr.contains("note: pr: ignored its programs' `timeout`, `xfail` directives: --untrusted leaves them"))
+        #expect(
+            result.stderr.contains(
+                "note: pr: ignored its programs' `timeout`, `xfail` directives: --untrusted leaves how programs are judged"))
         #expect(result.stderr.contains("asmrun: pr/borrow.asm: is built with ../ref/count.asm (`with`), outside pr;"), "\(result)")
         #expect(result.stdout.contains("ERROR pr/borrow.asm:two [\(Fixture.runner)]: refused"))
         let update = try Fixture.asmrun(["test", "pr", "--untrusted", "--update"], in: room.root)
