@@ -1,5 +1,6 @@
 import Compare
 import Suite
+import Support
 
 /// Points earned per case, program and path given on the command line. A case earns its
 /// `points:` (default 1) when it passed under every runner that ran it (an expected failure
@@ -97,22 +98,12 @@ package struct Scores: Sendable {
     }
 
     /// `sum.asm` for `subs/bob/sum.asm` under `subs/bob/`.
-    static func relative(_ path: String, to root: String) -> String {
-        let base = trimmed(root)
-        guard path != base, path != root else { return lastComponent(path) }
-        if base == "." { return path.hasPrefix("./") ? String(path.dropFirst(2)) : path }
-        let prefix = base + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
-    }
+    static func relative(_ path: String, to root: String) -> String { PathName.relative(path, to: root) }
 
     private static func trimmed(_ path: String) -> String {
         var path = path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         return path
-    }
-
-    private static func lastComponent(_ path: String) -> String {
-        String(trimmed(path).split(separator: "/").last ?? Substring(path))
     }
 
     /// `4`, `2.5`.
