@@ -7,7 +7,7 @@ import Support
 struct SubmissionBounds: Sendable {
     /// A file a program names that lies outside (or may): the program is not built.
     struct Refusal: Sendable, Equatable {
-        enum Kind: Sendable, Equatable { case link, with, include, computedInclude, incbin }
+        enum Kind: Sendable, Equatable { case link, with, include, computedInclude, incbin, flag }
         var kind: Kind
         /// The program's own file that names it (or is the link).
         var source: String
@@ -22,6 +22,7 @@ struct SubmissionBounds: Sendable {
             case .include: "includes \(named), outside \(root)"
             case .computedInclude: "includes a file by a computed name (a macro, `%pathsearch`, `%depend`), which may be outside \(root)"
             case .incbin: "uses `.incbin` in C code, which may read a file outside \(root)"
+            case .flag: "passes `\(named)` (`c-flags` or `link-flags`), outside \(root)"
             }
         }
 
@@ -34,6 +35,7 @@ struct SubmissionBounds: Sendable {
             case .include: "\(name) includes \(named), which is outside your submission"
             case .computedInclude: "\(name) includes a file by a computed name; name the files you include in quotes"
             case .incbin: "\(name) uses .incbin, which grading does not allow in C code"
+            case .flag: "\(name) passes the build \(named), which is outside your submission"
             }
         }
     }
@@ -78,6 +80,8 @@ struct SubmissionBounds: Sendable {
                 if dependency.inputs.opaque { return Refusal(kind: .computedInclude, source: dependency.path ?? source.path, named: "") }
             }
         }
+        let flags = program.settings.cFlags + program.settings.linkFlags
+        if let flag = FlagPaths.firstOutside(flags, bounds: self) { return Refusal(kind: .flag, source: program.main.path, named: flag) }
         for source in program.cSources {
             if let found = CIncludes.firstOutside(source.path, bounds: self) {
                 return Refusal(kind: found.kind, source: source.path, named: found.name)

@@ -85,7 +85,7 @@ struct GradingAttackTests {
 
     /// `with` or `%include` of a classmate's file made the classmate lose their marks (their
     /// program became a part of the attacker's) and the attacker score; the same with the
-    /// reference's solution, by a relative or an absolute path.
+    /// reference's solution, by a relative or an absolute path; flags may not name them either.
     @Test func aSubmissionCannotBuildAnotherOnesFiles() throws {
         let room = try Classroom()
         defer { room.remove() }
@@ -94,9 +94,10 @@ struct GradingAttackTests {
         try room.write("%include \"../alice/count.asm\"\n", to: "subs/oscar/count.asm")
         try room.write("; asmrun: with ../../ref/count.asm\n; the solution\n", to: "subs/trudy/count.asm")
         try room.write("%include \"\(room.root)/ref/count.asm\"\n", to: "subs/eve/count.asm")
-        let graded = try room.grade(["alice", "mallory", "oscar", "trudy", "eve"])
+        try room.write("; asmrun: link-flags -L \(room.root)/subs/alice\n" + Classroom.count, to: "subs/frank/count.asm")
+        let graded = try room.grade(["alice", "mallory", "oscar", "trudy", "eve", "frank"])
         #expect(graded.score("alice")! == (3, 3), "the classmate keeps their marks: \(graded)")
-        for attacker in ["mallory", "oscar", "trudy", "eve"] {
+        for attacker in ["mallory", "oscar", "trudy", "eve", "frank"] {
             #expect(graded.score(attacker)! == (0, 3), "\(attacker): \(graded)")
             #expect(graded.lines(containing: "subs/\(attacker)/count.asm", "outside subs/\(attacker)").count == 1, "\(graded)")
         }

@@ -59,6 +59,28 @@ import Testing
         #expect(settings.format == .elf32 && settings.defines == ["X=1"], "what shapes the build stays the submission's")
     }
 
+    /// `c-flags` and `link-flags` may not name another submission's files either.
+    @Test func flagsMayNameOnlyTheSubmissionsFiles() throws {
+        let root = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(root) }
+        try Fixture.write("int x;\n", to: root + "/alice/x.o")
+        try Fixture.write("int y;\n", to: root + "/bob/include/y.h")
+        let bounds = SubmissionBounds(root: root + "/bob", reference: nil)
+        let cases: [([String], String?)] = [
+            (["-O2", "-Wall", "-lm", "-I\(root)/bob/include", "-std=c11"], nil),
+            (["-I", "\(root)/alice"], "-I \(root)/alice"),
+            (["-I\(root)/alice"], "-I\(root)/alice"),
+            (["-include", "\(root)/alice/x.o"], "-include \(root)/alice/x.o"),
+            (["\(root)/alice/x.o"], "\(root)/alice/x.o"),
+            (["-Wl,-T,\(root)/alice/x.o"], "-T \(root)/alice/x.o"),
+            (["--script=\(root)/alice"], "--script=\(root)/alice"),
+            (["-L/nonexistent/folder"], nil),
+        ]
+        for (flags, refused) in cases {
+            #expect(FlagPaths.firstOutside(flags, bounds: bounds) == refused, "\(flags)")
+        }
+    }
+
     @Test func cFilesMayIncludeOnlyTheirSubmissionsFilesAndTheSystemsHeaders() throws {
         let root = try Fixture.temporaryDirectory()
         defer { Files.removeTree(root) }
