@@ -61,7 +61,10 @@ complete -c asmrun -n $test -l output-limit -x -d 'Bytes kept per stream'
 complete -c asmrun -n $test -l junit -r -F -d 'JUnit XML report'
 complete -c asmrun -n $test -l json -r -F -d 'JSON report'
 complete -c asmrun -n $test -l reference -r -a '(__fish_complete_directories)' -d 'Folder of expectations for every submission'
+complete -c asmrun -n $test -l untrusted -d 'Grading rules without a reference'
 complete -c asmrun -n $test -l gradescope -r -F -d 'Gradescope results.json'
+complete -c asmrun -n $test -l csv -r -F -d 'Gradebook, one row per submission'
+complete -c asmrun -n $test -l report-dir -r -a '(__fish_complete_directories)' -d 'Markdown report per submission'
 complete -c asmrun -n $test -l no-isolation -d 'Run cases with network and a writable file system'
 
 # Both.

@@ -1,16 +1,23 @@
 import Report
 import Suite
+import Support
 
 extension TestCommand {
     /// Discovery (with the reference), `--filter`, then `--shard`; what could not be searched,
     /// folders that hold no program and the files not taken as programs are reported here.
     /// `loaded` gets each program as soon as it is read (to build it ahead).
-    func selectPrograms(loaded: @escaping @Sendable (TestProgram) -> Void = { _ in }) throws -> TestSuite {
+    func selectPrograms(
+        stop: @escaping @Sendable () -> Bool = { false }, loaded: @escaping @Sendable (TestProgram) -> Void = { _ in }
+    ) throws -> TestSuite {
         let reference = try options.referencePath.map { try Reference(path: $0) }
+        let rules = GradingRules(reference: reference, untrusted: options.untrusted)
         var suite = TestSuite(
-            paths: options.paths, reference: reference, loaders: options.filter == nil ? options.jobs : 1, loaded: loaded)
+            paths: options.paths, rules: rules, loaders: options.filter == nil ? options.jobs : 1, stop: stop, loaded: loaded)
+        if suite.interrupted { return suite }
         for problem in suite.problems { Diagnostics.show(problem, console: context.console) }
         reportSkipped(suite)
+        for note in suite.notes { context.console.write(DisplayText.escape(note) + "\n", to: .error) }
+        for refusal in suite.refusals { Diagnostics.show(refusal, console: context.console) }
         if suite.missingPaths > 0 {
             throw UsageError("\(suite.missingPaths) of the paths given do not exist (named above)", fix: "name existing files or folders")
         }

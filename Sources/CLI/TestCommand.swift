@@ -87,12 +87,14 @@ package struct TestCommand: Sendable {
         let ahead = BuildAhead(store: store, toolchain: toolchain, workers: workers, trace: trace)
         // A Regex is not Sendable: with --filter the suite loads on this thread alone (`loaders`).
         nonisolated(unsafe) let filter = options.filter.flatMap { try? Regex($0) }
+        let stopped = Flag()
         let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
+            stopped.set()
             ahead.stopAccepting()
             if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
         }
         let suite = Result {
-            try selectPrograms { program in
+            try selectPrograms(stop: { stopped.isSet }) { program in
                 if let filter, program.selecting(filter) == nil { return }
                 if let shard = options.shard, !shard.holds(program) { return }
                 ahead.offer(program)

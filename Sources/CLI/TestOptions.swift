@@ -25,6 +25,13 @@ package struct TestOptions: Sendable {
     package var referencePath: String?
     /// `--gradescope PATH`: write Gradescope's `results.json` there.
     package var gradescopePath: String?
+    /// `--csv FILE`: a gradebook, one row per path given.
+    package var csvPath: String?
+    /// `--report-dir DIR`: a Markdown report per path given, for its student.
+    package var reportDirectory: String?
+    /// `--untrusted`: grading's rules without a reference (programs' policy directives ignored,
+    /// files outside the path given refused).
+    package var untrusted = false
     package var failFast = false
     /// `--timeout`: seconds per case unless the program says otherwise.
     package var timeout: Double = 10
@@ -58,6 +65,9 @@ package struct TestOptions: Sendable {
             case "--balance": balancePath = try scanner.value(for: argument)
             case "--reference": referencePath = try scanner.value(for: argument)
             case "--gradescope": gradescopePath = try scanner.value(for: argument)
+            case "--untrusted": untrusted = true
+            case "--csv": csvPath = try scanner.value(for: argument)
+            case "--report-dir": reportDirectory = try scanner.value(for: argument)
             case "--fail-fast": failFast = true
             case "--timeout": timeout = try scanner.seconds(for: argument)
             case "--output-limit":
@@ -124,6 +134,11 @@ package struct TestOptions: Sendable {
     private func validate() throws {
         if balancePath != nil && shard == nil {
             throw UsageError("--balance deals the programs out to shards, so it needs --shard K/N")
+        }
+        if untrusted && update {
+            throw UsageError(
+                "--update with --untrusted would record untrusted programs' output as their expectations",
+                fix: "record expectations from programs you trust, without --untrusted")
         }
         if referencePath != nil && update {
             throw UsageError(

@@ -43,7 +43,7 @@ enum Usage {
         TEST OPTIONS (see `asmrun test --help`)
           --update, -j N, --runner native,qemu|all, --filter REGEX, --list, --shard K/N,
           --balance REPORT, --fail-fast, --timeout SECONDS, --junit PATH, --json PATH,
-          --reference DIR, --gradescope PATH
+          --reference DIR, --untrusted, --gradescope PATH, --csv PATH, --report-dir DIR
 
         SOURCE DIRECTIVES (comment lines in the .asm file)
           ; asmrun: format elf32        ; asmrun: link cc           ; asmrun: define DEBUG=1
@@ -104,7 +104,13 @@ enum Usage {
           --json PATH              write a JSON report (schema in README.md)
           --reference DIR          take every program's expectations from DIR: SUB/x.asm is
                                    checked against DIR/x.expect, for each submission folder SUB
-          --gradescope PATH        write Gradescope's results.json (score, tests with points)
+                                   (the reference decides timeouts, xfail, skip and limits; a
+                                   submission is built from its own files only)
+          --untrusted              the same rules without a reference (strangers' pull requests)
+          --gradescope PATH        write Gradescope's results.json (score, tests with points,
+                                   feedback in plain sentences for students)
+          --csv PATH               write a gradebook: one row per submission, a column per case
+          --report-dir DIR         write a Markdown report per submission, for its student
           --no-cache, --cache-dir DIR
           --no-isolation           run cases with the network and a writable file system
           -v, --verbose            print passing cases and tool command lines
@@ -114,7 +120,9 @@ enum Usage {
           per case, the expected stdout, stderr and status; `[..]` in an expected line matches
           any text, a line `[...]` any number of lines. `status: any`, `exit any` or a set
           (`exit 0 | exit 1`) accept more than one status; a case without `status:` does not
-          check it. `points: 2` makes a case worth 2 (default 1). See README.md.
+          check it. `points: 2` makes a case worth 2 (default 1); `timeout: 2` and
+          `limit: memory 64M` are the case's own limits; `visibility: hidden` (or
+          after_due_date, after_published) shows students its score only. See README.md.
 
         GRADING AND CI
           asmrun test subs/* --reference ref    one score line per submission folder

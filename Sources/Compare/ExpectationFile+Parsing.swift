@@ -119,6 +119,7 @@ private struct ExpectationParser {
         let (key, runner, value) = try splitField(line)
         var label = runner.map { "\(key) @\($0)" } ?? key
         if key == "env" && !current!.environment.isEmpty { label += " \(current!.environment.count + 1)" }
+        if key == "limit", let name = value.split(separator: " ").first { label += " \(name)" }
         if current!.lines.fields[label] == nil { current!.lines.fields[label] = lineNumber }
         attachComments(to: label)
         if let name = try fileName(after: "input ", in: key) {
@@ -155,6 +156,8 @@ private struct ExpectationParser {
         case "stdin":
             guard runner == nil else { throw fail("stdin cannot be runner-specific") }
             block = .stdin
+        case "stdout" where value == "any": current!.set(\.stdout, TextLines.anything, runner: runner)
+        case "stderr" where value == "any": current!.set(\.stderr, TextLines.anything, runner: runner)
         case "stdout": block = .stdout(runner)
         case "stderr": block = .stderr(runner)
         case "status":
@@ -171,7 +174,36 @@ private struct ExpectationParser {
             }
             current!.points = points
         default:
-            throw fail("unknown field `\(key)` (args, env, stdin, input NAME, stdout, stderr, file NAME, status, points)")
+            try takeJudgingField(key, runner: runner, value: value)
+        }
+    }
+
+    /// How the case is judged: `visibility:`, `timeout:`, `limit: NAME VALUE`.
+    private mutating func takeJudgingField(_ key: String, runner: String?, value: String) throws {
+        guard ["visibility", "timeout", "limit"].contains(key) else {
+            throw fail(
+                "unknown field `\(key)` (args, env, stdin, input NAME, stdout, stderr, file NAME, status, points, visibility, timeout, limit)"
+            )
+        }
+        guard runner == nil else { throw fail("\(key) cannot be runner-specific") }
+        switch key {
+        case "visibility":
+            guard let visibility = Visibility(rawValue: value) else {
+                throw fail("visibility must be visible, hidden, after_due_date or after_published, not `\(value)`")
+            }
+            current!.visibility = visibility
+        case "timeout":
+            guard let seconds = ResourceLimits.parseSeconds(value) else {
+                throw fail("timeout must be a number of seconds from 0.001 to \(Int(ResourceLimits.maximumSeconds)), not `\(value)`")
+            }
+            current!.timeout = seconds
+        default:
+            let words = value.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            var limits = ResourceLimits()
+            var output: Int?
+            if let problem = limits.apply(limit: words, outputLimit: &output) { throw fail(problem) }
+            if current!.limits.contains(where: { $0.name == words[0] }) { throw fail("limit `\(words[0])` appears twice") }
+            current!.limits.append(CaseLimit(name: words[0], value: words[1]))
         }
     }
 

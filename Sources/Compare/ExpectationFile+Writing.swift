@@ -10,6 +10,9 @@ extension ExpectationFile {
             lines.append("")
             writer.add(CaseComments.caseLine, ["[case \(testCase.name)]"])
             if let points = testCase.points { writer.add("points", ["points: " + Self.number(points)]) }
+            if testCase.visibility != .visible { writer.add("visibility", ["visibility: \(testCase.visibility.rawValue)"]) }
+            if let timeout = testCase.timeout { writer.add("timeout", ["timeout: " + Self.number(timeout)]) }
+            for limit in testCase.limits { writer.add("limit \(limit.name)", ["limit: \(limit.name) \(limit.value)"]) }
             if !testCase.arguments.isEmpty {
                 writer.add("args", ["args: " + testCase.arguments.map(ShellWords.quote).joined(separator: " ")])
             }
@@ -36,10 +39,10 @@ extension ExpectationFile {
         let suffix = runner.map { " @\($0)" } ?? ""
         // Defaults omit empty output (absent means empty); overrides must say it.
         if let stdout = expected.stdout, runner != nil || !stdout.lines.isEmpty {
-            writer.add("stdout" + suffix, block("stdout" + suffix, stdout))
+            writer.add("stdout" + suffix, stdout == .anything ? ["stdout\(suffix): any"] : block("stdout" + suffix, stdout))
         }
         if let stderr = expected.stderr, runner != nil || !stderr.lines.isEmpty {
-            writer.add("stderr" + suffix, block("stderr" + suffix, stderr))
+            writer.add("stderr" + suffix, stderr == .anything ? ["stderr\(suffix): any"] : block("stderr" + suffix, stderr))
         }
         for name in expected.files.keys.sorted() {
             writer.add("file \(name)" + suffix, block("file \(name)" + suffix, expected.files[name]!))

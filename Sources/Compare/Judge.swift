@@ -128,6 +128,7 @@ package struct Judge: Sendable {
         _ runner: String, _ timeout: Double
     ) -> RunnerResult {
         var result = RunnerResult(runner: runner, status: .timeout)
+        result.timeLimit = timeout
         result.message =
             "timed out after \(String(format: "%g", timeout)) s; raise the limit with `--timeout` or `; asmrun: timeout SECONDS`, or record `status: timeout`"
         guard testCase.isRecorded else { return result }

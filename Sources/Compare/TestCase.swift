@@ -1,4 +1,5 @@
 import Sandbox
+import Support
 
 /// What one program run produced, in the terms expectations are written in.
 package struct Observation: Sendable, Equatable {
@@ -39,6 +40,9 @@ package struct Expected: Sendable, Equatable {
     }
 
     var isEmpty: Bool { stdout == nil && stderr == nil && status == nil && files.isEmpty }
+
+    /// `stdout: any`: the output is not checked.
+    package var ignoresStdout: Bool { stdout == .anything }
 }
 
 /// A file given to a case: its path relative to the case folder and its content.
@@ -64,6 +68,12 @@ package struct TestCase: Sendable, Equatable {
     package var overrides: [String: Expected] = [:]
     /// `points: N`: what passing it is worth (`nil`: the default, 1).
     package var points: Double?
+    /// `visibility:`: who sees the case's details, in Gradescope's words.
+    package var visibility = Visibility.visible
+    /// `timeout: SECONDS`: its own time limit, over the program's and the command line's.
+    package var timeout: Double?
+    /// `limit: NAME VALUE` lines: its own resource limits, in file order.
+    package var limits: [CaseLimit] = []
     /// Comment lines inside the case, by the field line they precede (`CaseComments`).
     package var comments = CaseComments()
     /// Where the case and its fields are in the `.expect` file.
@@ -100,4 +110,33 @@ package struct TestCase: Sendable, Equatable {
 
     /// Whether running it means collecting the files the program writes.
     package var listsFiles: Bool { !expected.files.isEmpty || overrides.values.contains { !$0.files.isEmpty } }
+}
+
+/// Who sees a case's details once it is graded: Gradescope's test visibility. A hidden case
+/// shows students its score only.
+package enum Visibility: String, Sendable, Equatable, CaseIterable {
+    case visible, hidden
+    case afterDueDate = "after_due_date"
+    case afterPublished = "after_published"
+}
+
+/// One `limit: NAME VALUE` line of a case (`memory 256M`), as written; checked when it is read.
+package struct CaseLimit: Sendable, Equatable {
+    package var name: String
+    package var value: String
+
+    package init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+extension TestCase {
+    /// Its `limit:` lines as limits over `limits` (and `outputLimit` for `limit: output`).
+    package func applyingLimits(to limits: ResourceLimits, outputLimit: Int) -> (resources: ResourceLimits, outputLimit: Int) {
+        var resources = ResourceLimits()
+        var output: Int?
+        for limit in self.limits { _ = resources.apply(limit: [limit.name, limit.value], outputLimit: &output) }
+        return (resources.filled(from: limits), output ?? outputLimit)
+    }
 }

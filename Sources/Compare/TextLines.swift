@@ -23,6 +23,10 @@ package struct TextLines: Sendable, Equatable {
         self.init(lines: lines, endsWithNewline: newline)
     }
 
+    /// `stdout: any`: one `[...]` line, which matches any output (a test driver's report, checked
+    /// by its exit status alone).
+    package static let anything = TextLines(lines: [Array("[...]".utf8)])
+
     /// The bytes back, newlines included.
     package var bytes: [UInt8] {
         var result: [UInt8] = []

@@ -40,6 +40,8 @@ package struct RunnerResult: Sendable {
     package var duration: Double = 0
     /// A stream passed the output limit: the observation is only a prefix, never recorded.
     package var outputLimitExceeded = false
+    /// The time limit it ran past, when it timed out.
+    package var timeLimit: Double?
     /// `--update`: what the program did differs from the file, so recording it changes the file.
     package var recordsChange = false
     /// The file and line a CI annotation should point at.

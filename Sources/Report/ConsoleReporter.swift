@@ -36,15 +36,17 @@ package final class ConsoleReporter: Sendable {
     package func caseFinished(_ report: CaseReport) {
         // A pass under qemu that fails on x86 hardware: said with the program's first case,
         // passing or not (other build warnings stay with failures).
-        let hardware = firstEmulationWarnings(report)
+        let hardware = report.quiet ? [] : firstEmulationWarnings(report)
         var text = hardware.map { DisplayText.escape($0.rendered) + "\n" }.joined()
-        for group in ResultGroup.groups(of: report) { text += render(group, of: report) }
+        for group in ResultGroup.groups(of: report) where !report.quiet { text += render(group, of: report) }
         if let divergence = report.divergence {
             text +=
                 console.paint("DIVERGE", .red) + " \(report.id.displayEscaped): runners disagree\n"
                 + indent(colorDiff(DisplayText.escapeLines(divergence)))
         }
-        if githubActions { text += GitHubAnnotations.render(report) + GitHubAnnotations.render(hardware, program: report.program) }
+        if githubActions && !report.quiet {
+            text += GitHubAnnotations.render(report) + GitHubAnnotations.render(hardware, program: report.program)
+        }
         state.withLock { state in
             clearProgress(&state.progressShown)
             state.done += report.results.count
@@ -99,7 +101,8 @@ package final class ConsoleReporter: Sendable {
 
     private func render(_ group: ResultGroup, of report: CaseReport) -> String {
         let result = group.result
-        let head = "\(report.id.displayEscaped) [\(group.runnerList.displayEscaped)]"
+        let shown = report.visibility == .visible ? "" : " (\(report.visibility.rawValue))"
+        let head = "\(report.id.displayEscaped) [\(group.runnerList.displayEscaped)]\(shown)"
         let message = DisplayText.escape(result.message)
         // Not String(format:): its CVarArg boxing and conformance lookups cost more than a case's
         // verdict. Rounded half to even, as printf's %.0f.

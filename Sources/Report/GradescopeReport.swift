@@ -3,7 +3,8 @@ import Support
 /// `--gradescope PATH`: the `results.json` Gradescope's autograder harness reads
 /// (`/autograder/results/results.json`): the total `score`, `execution_time`, an `output` for
 /// the whole submission, and one test per case with `name`, `score`, `max_score`,
-/// `status` (`passed` or `failed`) and `output` (what went wrong, diffs included).
+/// `status` (`passed` or `failed`), `output` (`StudentFeedback`: what the student's program did
+/// and what was expected) and, unless it is `visible`, the case's `visibility`.
 package enum GradescopeReport {
     struct Document: Encodable {
         var score: Double
@@ -18,45 +19,46 @@ package enum GradescopeReport {
         var maxScore: Double
         var status: String
         var output: String
+        /// Gradescope's `visibility`, when the case is not `visible` (its default).
+        var visibility: String?
     }
 
     /// Characters of output kept per test (Gradescope shows it to the student).
     static let outputLimit = 8000
 
-    /// The document; `remarks` are lines for the submission's output (paths that held no
-    /// program, an incomplete run).
-    package static func render(_ scores: Scores, tally: Tally, seconds: Double, remarks: [String]) throws -> String {
-        let scored = scores.cases.filter { $0.outcome != .skipped }
-        let skipped = scores.cases.count - scored.count
+    /// The document; `remarks` are lines for the submission's output (a submission that held no
+    /// program, an incomplete run), `reference` the reference folder, whose paths no student
+    /// reads.
+    package static func render(_ scores: Scores, tally: Tally, seconds: Double, remarks: [String], reference: String? = nil) throws
+        -> String
+    {
+        var tests: [Test] = []
+        var skipped = 0
+        for root in scores.roots {
+            let scrubber = PathScrubber(root: root.path, reference: reference)
+            for testCase in root.programs.flatMap(\.cases) {
+                guard testCase.outcome != .skipped else {
+                    skipped += 1
+                    continue
+                }
+                tests.append(
+                    Test(
+                        name: testCase.name, score: testCase.score, maxScore: testCase.maxScore,
+                        status: testCase.outcome == .passed ? "passed" : "failed",
+                        output: cut(StudentFeedback.text(testCase, scrubber: scrubber)),
+                        visibility: testCase.visibility == .visible ? nil : testCase.visibility.rawValue))
+            }
+        }
         var summary = ["asmrun: \(Scores.format(scores.score))/\(Scores.format(scores.maxScore)) points; \(tally.summaryLine)"]
         if skipped > 0 { summary.append("\(skipped) case\(skipped == 1 ? "" : "s") skipped under every runner, not scored") }
         let document = Document(
-            score: scores.score, executionTime: Int(seconds.rounded(.up)),
-            output: (summary + remarks).joined(separator: "\n"),
-            tests: scored.map { testCase in
-                Test(
-                    name: testCase.name, score: testCase.score, maxScore: testCase.maxScore,
-                    status: testCase.outcome == .passed ? "passed" : "failed", output: output(testCase))
-            })
+            score: scores.score, executionTime: Int(seconds.rounded(.up)), output: (summary + remarks).joined(separator: "\n"),
+            tests: tests)
         return try JSONText.render(document) + "\n"
     }
 
-    /// What the student reads under the test: the failure of each group of runners, or how it
-    /// passed.
-    private static func output(_ testCase: Scores.Case) -> String {
-        guard let report = testCase.report else {
-            return "not run: the run stopped before this case (--fail-fast or an interrupt)"
-        }
-        let groups = ResultGroup.groups(of: report).filter { $0.result.status != .skip }
-        if testCase.outcome == .passed {
-            // A pass under qemu that would fail on x86 hardware: the student hears it here too.
-            let warnings = EmulationWarning.all(in: groups.first?.result.buildRemarks ?? "").map { "\n" + $0.rendered }
-            return "passed (\(groups.flatMap(\.runners).joined(separator: ", ")))" + warnings.joined()
-        }
-        var text = groups.filter(\.result.isFailure).map { group in
-            "[\(group.runnerList)] \(group.result.status.rawValue): " + group.result.failureText
-        }.joined(separator: "\n")
-        if let divergence = report.divergence { text += "\n" + divergence }
-        return text.count > outputLimit ? String(text.prefix(outputLimit)) + "\n… (cut; the full text is in asmrun's output)" : text
+    /// At most `outputLimit` characters.
+    private static func cut(_ text: String) -> String {
+        text.count > outputLimit ? String(text.prefix(outputLimit)) + "\n… (cut)" : text
     }
 }

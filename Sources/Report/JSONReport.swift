@@ -51,6 +51,8 @@ package enum JSONReport {
         var stderr: String?
         var crash: Crash?
         var crashNote: String?
+        /// The case's `visibility:` when it is not `visible`.
+        var visibility: String?
     }
 
     /// A crash report: addresses and register values as `0x…` strings (JSON numbers lose
@@ -116,7 +118,7 @@ package enum JSONReport {
                     buildOutput: result.buildRemarks.isEmpty ? nil : result.buildRemarks, divergence: report.divergence,
                     stdout: result.observation.map { excerpt($0.stdout) },
                     stderr: result.observation.map { excerpt($0.stderr) }, crash: result.crash.map(Crash.init),
-                    crashNote: result.crashNote)
+                    crashNote: result.crashNote, visibility: report.visibility == .visible ? nil : report.visibility.rawValue)
             }
         }
         let document = Document(

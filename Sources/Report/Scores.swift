@@ -1,5 +1,6 @@
 import Compare
 import Suite
+import Support
 
 /// Points earned per case, program and path given on the command line. A case earns its
 /// `points:` (default 1) when it passed under every runner that ran it (an expected failure
@@ -16,6 +17,15 @@ package struct Scores: Sendable {
         package var outcome: Outcome
         /// What the runners did, when the case ran.
         package var report: CaseReport?
+        /// Who sees its details (`visibility:` of the case).
+        package var visibility = Visibility.visible
+        /// The case as its `.expect` file gives it: what a student's feedback shows of it.
+        package var testCase = TestCase(name: "")
+        /// Why its program could not run, in a student's terms (`TestProgram.studentProblem`).
+        package var problem: String?
+        /// Its gradebook column: `count.asm:two`, named after the reference's program when
+        /// there is one, so every submission's case lands in the same column.
+        package var column = ""
     }
 
     /// One program's cases.
@@ -54,8 +64,15 @@ package struct Scores: Sendable {
             let programs = (byRoot[root] ?? []).map { program in
                 let name = Self.relative(program.path, to: root)
                 let prefix = several ? Self.trimmed(root) + "/" : ""
+                let column = program.referenceKey.map(Self.programName(key:)) ?? name
                 let cases = program.cases.map { testCase in
-                    Self.score(testCase, report: byID[program.id(of: testCase.name)], name: prefix + name + ":" + testCase.name)
+                    var scored = Self.score(
+                        testCase, report: byID[program.id(of: testCase.name)], name: prefix + name + ":" + testCase.name)
+                    scored.visibility = testCase.visibility
+                    scored.testCase = testCase
+                    scored.problem = program.studentProblem
+                    scored.column = column + ":" + testCase.name
+                    return scored
                 }
                 return Program(name: name, cases: cases)
             }
@@ -73,23 +90,20 @@ package struct Scores: Sendable {
             report: report)
     }
 
-    /// `sum.asm` for `subs/bob/sum.asm` under `subs/bob/`.
-    static func relative(_ path: String, to root: String) -> String {
-        let base = trimmed(root)
-        guard path != base, path != root else { return lastComponent(path) }
-        if base == "." { return path.hasPrefix("./") ? String(path.dropFirst(2)) : path }
-        let prefix = base + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    /// `count.asm` for the reference key `count`, `leap` for a folder program's `leap/leap`.
+    static func programName(key: String) -> String {
+        let parts = key.split(separator: "/")
+        if parts.count >= 2 && parts[parts.count - 1] == parts[parts.count - 2] { return parts.dropLast().joined(separator: "/") }
+        return key + ".asm"
     }
+
+    /// `sum.asm` for `subs/bob/sum.asm` under `subs/bob/`.
+    static func relative(_ path: String, to root: String) -> String { PathName.relative(path, to: root) }
 
     private static func trimmed(_ path: String) -> String {
         var path = path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         return path
-    }
-
-    private static func lastComponent(_ path: String) -> String {
-        String(trimmed(path).split(separator: "/").last ?? Substring(path))
     }
 
     /// `4`, `2.5`.

@@ -1,3 +1,4 @@
+import Glibc
 import Support
 
 extension Program {
@@ -104,20 +105,24 @@ package struct ProgramFolder {
     package var assembly: [String] = []
     package var c: [String] = []
 
-    /// Every source below `folder`, sorted, hidden files and `NAME.files` folders left out.
+    /// Every source below `folder`, sorted, hidden files and `NAME.files` folders left out; a
+    /// link to a folder is followed only while it leads inside `folder` (a link to `/` would
+    /// make every source of the machine part of the program), each folder once.
     package static func scan(_ folder: String) -> ProgramFolder {
         var found = ProgramFolder()
         var visited = Set<String>()
-        walk(folder, &found, &visited)
+        walk(folder, bound: Files.realPath(folder), &found, &visited)
         return found
     }
 
-    private static func walk(_ directory: String, _ found: inout ProgramFolder, _ visited: inout Set<String>) {
-        guard visited.insert(standardize(directory)).inserted, let names = try? Files.list(directory) else { return }
+    private static func walk(_ directory: String, bound: String?, _ found: inout ProgramFolder, _ visited: inout Set<String>) {
+        let key = Files.realPath(directory) ?? standardize(directory)
+        guard visited.insert(key).inserted, let names = try? Files.list(directory) else { return }
         for name in names.sorted() where !name.hasPrefix(".") {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             if Files.isDirectory(path) {
-                if !name.hasSuffix(".files") { walk(path, &found, &visited) }
+                guard !name.hasSuffix(".files"), leadsInside(path, bound) else { continue }
+                walk(path, bound: bound, &found, &visited)
                 continue
             }
             switch Program.SourceKind(path: path) {
@@ -126,6 +131,14 @@ package struct ProgramFolder {
             case .prebuilt, nil: break
             }
         }
+    }
+
+    /// Whether the folder at `path` is not a link, or a link that resolves inside `bound`.
+    private static func leadsInside(_ path: String, _ bound: String?) -> Bool {
+        var status = stat()
+        guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK else { return true }
+        guard let bound, let real = Files.realPath(path) else { return false }
+        return Files.isWithin(real, folder: bound)
     }
 
     /// An absolute path with `.`, `..` and repeated slashes resolved lexically: a cheap key that

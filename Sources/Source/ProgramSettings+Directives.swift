@@ -9,9 +9,6 @@ extension ProgramSettings {
         limit memory|file-size|cpu|processes|open-files|output VALUE
         """
 
-    /// The longest time limit asmrun accepts anywhere: a week.
-    package static let maximumSeconds = 604_800.0
-
     /// Applies one directive, e.g. `format elf32`, found at `location`.
     package mutating func apply(_ directive: String, at location: FileLocation) throws {
         let words = directive.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
@@ -74,65 +71,18 @@ extension ProgramSettings {
     }
 
     private mutating func applyLimit(_ arguments: [String], at location: FileLocation) throws {
-        guard let name = arguments.first else { throw invalid(location, "`limit` needs a limit name") }
-        guard let limit = LimitName(rawValue: name) else {
-            throw invalid(location, "unknown limit `\(name)` (use memory, file-size, cpu, processes, open-files or output)")
-        }
-        guard arguments.count >= 2 else { throw invalid(location, "`limit \(name)` needs a value such as \(limit.example)") }
-        guard let value = limit.parse(arguments[1]) else {
-            throw invalid(location, "`limit \(name) \(arguments[1])` is out of range: \(limit.range)")
-        }
-        switch limit {
-        case .memory: limits.addressSpace = value
-        case .fileSize: limits.fileSize = value
-        case .cpu: limits.cpuSeconds = value
-        case .processes: limits.processes = value
-        case .openFiles: limits.openFiles = value
-        case .output: outputLimit = value
-        }
+        if let problem = limits.apply(limit: arguments, outputLimit: &outputLimit) { throw invalid(location, problem) }
     }
 
+    /// The longest time limit asmrun accepts anywhere: a week.
+    package static var maximumSeconds: Double { ResourceLimits.maximumSeconds }
+
     /// A positive, finite number of seconds up to a week.
-    package static func parseSeconds(_ text: String) -> Double? {
-        guard let seconds = Double(text), seconds.isFinite, seconds >= 0.001, seconds <= maximumSeconds else { return nil }
-        return seconds
-    }
+    package static func parseSeconds(_ text: String) -> Double? { ResourceLimits.parseSeconds(text) }
 
     /// Parses `100`, `64K`, `256M`, `2G` within `range`; `nil` for anything else, overflow included.
     package static func parseSize(_ text: String, in range: ClosedRange<Int> = 1...(1 << 40)) -> Int? {
-        let multipliers: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-        var digits = Substring(text)
-        var multiplier = 1
-        if let last = text.uppercased().last, let scale = multipliers[last] {
-            digits = digits.dropLast()
-            multiplier = scale
-        }
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let number = Int(digits) else { return nil }
-        let (value, overflow) = number.multipliedReportingOverflow(by: multiplier)
-        return !overflow && range.contains(value) ? value : nil
-    }
-}
-
-/// The limits `; asmrun: limit NAME VALUE` can set, with their ranges.
-private enum LimitName: String {
-    case memory, fileSize = "file-size", cpu, processes, openFiles = "open-files", output
-
-    var range: String {
-        switch self {
-        case .memory, .fileSize, .output: "a size from 1 to 1024G"
-        case .cpu: "seconds from 1 to \(Int(ProgramSettings.maximumSeconds))"
-        case .processes, .openFiles: "a count from 1 to 1048576"
-        }
-    }
-
-    var example: String { self == .cpu || self == .processes || self == .openFiles ? "64" : "256M" }
-
-    func parse(_ text: String) -> Int? {
-        switch self {
-        case .memory, .fileSize, .output: ProgramSettings.parseSize(text)
-        case .cpu: ProgramSettings.parseSize(text, in: 1...Int(ProgramSettings.maximumSeconds))
-        case .processes, .openFiles: ProgramSettings.parseSize(text, in: 1...(1 << 20))
-        }
+        ResourceLimits.parseSize(text, in: range)
     }
 }
 

@@ -16,9 +16,12 @@ struct CaseExecutor: Sendable {
 
     func run(_ testCase: TestCase, of test: TestProgram, program: Program, artifact: Artifact, runner: Runner) -> RunnerResult {
         let runner = runner.withCPU(program.settings.qemuCPU)
+        // The case's own limits first, then its program's, then the command line's.
+        let own = testCase.applyingLimits(
+            to: program.settings.limits, outputLimit: program.settings.outputLimit ?? configuration.outputLimit)
         let limits = CaseLimits(
-            timeout: program.settings.timeout ?? configuration.timeout,
-            outputLimit: program.settings.outputLimit ?? configuration.outputLimit, resources: program.settings.limits)
+            timeout: testCase.timeout ?? program.settings.timeout ?? configuration.timeout, outputLimit: own.outputLimit,
+            resources: own.resources)
         if let tooLarge = ArgumentSpace.problem(arguments: testCase.arguments, environment: testCase.environment) {
             var result = RunnerResult(
                 runner: runner.name, status: .error,

@@ -10,6 +10,11 @@ package struct CaseReport: Sendable {
     package var divergence: String?
     /// Seconds spent building the program (shared by its cases).
     package var buildDuration: Double = 0
+    /// Counted but not printed case by case: one line said it for the whole submission (an
+    /// empty one, when grading).
+    package var quiet = false
+    /// Who sees the case's details once graded (`visibility:` of its case).
+    package var visibility = Visibility.visible
 
     /// `asm/hello.asm:default`.
     package var id: String { "\(program):\(caseName)" }

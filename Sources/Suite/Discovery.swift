@@ -6,8 +6,9 @@ import Support
 /// Finds the programs under the paths given to `asmrun test`, in a stable sorted order:
 /// `.asm` and `.nasm` files (in any case) one program each, and folders that are one program
 /// (asm functions with a C `main`, or a folder holding `FOLDER.expect`). Folders are searched
-/// recursively, symlinks followed once, loops reported; files that look like assembly but are
-/// not taken are listed as skipped.
+/// recursively, symlinks followed once and only while they lead inside the path given, loops
+/// reported; files that look like assembly but are not taken are listed as skipped. An
+/// interrupt ends the search at once.
 struct Discovery {
     /// Where a program is.
     enum Location: Equatable {
@@ -37,12 +38,22 @@ struct Discovery {
         /// `AtomicFile` temporary files seen beside the sources (`.x.expect.asmrun-XXXXXX`), as
         /// (folder, name): a run that died while writing may have left them.
         var temporaryFiles: [(folder: String, name: String)] = []
+        /// `stop` said so before every folder was searched.
+        var interrupted = false
     }
 
-    static func find(_ paths: [String]) -> Found {
+    /// One search under one path given.
+    private struct Walk {
+        /// The real path of the path given: links that lead out of it are not followed.
+        let bound: String?
+        let stop: () -> Bool
+    }
+
+    static func find(_ paths: [String], stop: @escaping () -> Bool = { false }) -> Found {
         var found = Found()
         var visited = Set<[UInt64]>()
         for (root, path) in paths.enumerated() {
+            guard !found.interrupted else { break }
             let before = found.programs.count
             defer {
                 found.roots += Array(repeating: root, count: found.programs.count - before)
@@ -56,7 +67,7 @@ struct Discovery {
                 continue
             }
             if (info.st_mode & S_IFMT) == S_IFDIR {
-                walk(path, &found, &visited)
+                walk(path, Walk(bound: Files.realPath(path), stop: stop), &found, &visited)
             } else {
                 // Kept whatever it is, so that loading it names the problem.
                 found.programs.append(.file(path))
@@ -70,7 +81,12 @@ struct Discovery {
         return found
     }
 
-    private static func walk(_ directory: String, _ found: inout Found, _ visited: inout Set<[UInt64]>) {
+    private static func walk(_ directory: String, _ search: Walk, _ found: inout Found, _ visited: inout Set<[UInt64]>) {
+        guard !found.interrupted else { return }
+        guard !search.stop() else {
+            found.interrupted = true
+            return
+        }
         var info = stat()
         guard stat(directory, &info) == 0 else { return }
         guard visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else {
@@ -112,11 +128,24 @@ struct Discovery {
                 continue
             }
             if (entry.st_mode & S_IFMT) == S_IFDIR {
-                if !name.hasSuffix(".files") { walk(path, &found, &visited) }
+                guard !name.hasSuffix(".files") else { continue }
+                if let outside = linkOut(path, search) {
+                    found.skipped.append((path, "a link to \(outside), outside the path given: not followed"))
+                    continue
+                }
+                walk(path, search, &found, &visited)
             } else {
                 classify(name, path, &found)
             }
         }
+    }
+
+    /// Where the folder `path` really is, when a link takes it out of the path given.
+    private static func linkOut(_ path: String, _ search: Walk) -> String? {
+        var status = stat()
+        guard let bound = search.bound, lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK else { return nil }
+        guard let real = Files.realPath(path) else { return path }
+        return Files.isWithin(real, folder: bound) ? nil : real
     }
 
     /// A file that is not a folder: a program, a source skipped with its reason, or nothing.

@@ -5,16 +5,16 @@ import Support
 /// A folder of expectations shared by many submissions (`--reference DIR`): a program at
 /// `SUBMISSION/REL.asm` is checked against `DIR/REL.expect` (a folder program `SUBMISSION/X`
 /// against `DIR/X/X.expect`), with `DIR/REL.files/` as its case files, whatever the submission
-/// holds beside its sources. Names match exactly, else ignoring case (`Hello.ASM` finds
-/// `hello.expect`).
+/// holds beside its sources. Which program of a submission is graded as which reference program
+/// is `match`'s choice; how it is judged, `policy`'s.
 package struct Reference: Sendable {
     /// The folder as given.
     package let path: String
     /// Every `.expect` below it, by its path relative to it without `.expect` (`hello`,
     /// `leap/leap`), sorted.
     package let keys: [String]
-    private let exactKeys: Set<String>
-    private let byFoldedKey: [String: String]
+    /// What the reference's own source of each key says about judging it (`policy(for:)`).
+    let policies: [String: ProgramSettings]
 
     /// Reads the folder's list of expectations; an error names the folder and the fix.
     package init(path: String) throws {
@@ -32,10 +32,9 @@ package struct Reference: Sendable {
                 path: path, problem: "holds no .expect files", fix: "record them with `asmrun test \(path) --update`", category: .usage)
         }
         self.keys = keys.sorted()
-        exactKeys = Set(keys)
-        var folded: [String: String] = [:]
-        for key in self.keys where folded[key.lowercased()] == nil { folded[key.lowercased()] = key }
-        byFoldedKey = folded
+        var policies: [String: ProgramSettings] = [:]
+        for key in self.keys { policies[key] = try Self.loadPolicy(for: key, in: path) }
+        self.policies = policies
     }
 
     private static func collect(_ directory: String, prefix: String, into keys: inout [String], visited: inout Set<[UInt64]>) throws {
@@ -67,12 +66,6 @@ package struct Reference: Sendable {
             return String(standard.dropFirst(standardRoot.count + 1))
         }
         return PathName.lastComponent(of: base)
-    }
-
-    /// `DIR/KEY` (without `.expect`) for a program looking for `key`, when the reference has it.
-    func base(for key: String) -> String? {
-        guard let found = exactKeys.contains(key) ? key : byFoldedKey[key.lowercased()] else { return nil }
-        return join(found)
     }
 
     /// `DIR/KEY`.

@@ -122,9 +122,11 @@ package final class SuiteRunner: Sendable {
                 let slot = state.slots[index]
                 let results = slot.results.compactMap { $0 }
                 guard slot.remaining > 0, !results.isEmpty else { return nil }
-                let report = CaseReport(
+                var report = CaseReport(
                     program: programs[slot.program].path, caseName: slot.testCase.name, results: results,
                     divergence: Divergence.describe(results), buildDuration: slot.buildDuration)
+                report.quiet = programs[slot.program].quiet
+                report.visibility = slot.testCase.visibility
                 return (index, report)
             }
         }
@@ -238,9 +240,11 @@ package final class SuiteRunner: Sendable {
             guard state.slots[slot].remaining == 0 else { return nil }
             let done = state.slots[slot]
             let results = done.results.compactMap { $0 }
-            let report = CaseReport(
+            var report = CaseReport(
                 program: programs[done.program].path, caseName: done.testCase.name, results: results,
                 divergence: Divergence.describe(results), buildDuration: done.buildDuration)
+            report.quiet = programs[done.program].quiet
+            report.visibility = done.testCase.visibility
             state.programRemaining[done.program] -= 1
             return report
         }

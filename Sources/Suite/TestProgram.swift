@@ -22,6 +22,17 @@ package struct TestProgram: Sendable {
     package var problemLocation: FileLocation?
     /// The path given on the command line that it was found under: scores are per root.
     package var root: String
+    /// The reference program it is graded as (`count`, `leap/leap`), with `--reference`.
+    package var referenceKey: String?
+    /// Graded: the policy directives its source gave that grading ignored (`skip`, `xfail`).
+    package var ignoredDirectives: [String] = []
+    /// Graded: the file outside its submission it is built from, when it is refused.
+    var refusal: SubmissionBounds.Refusal?
+    /// Why it cannot run, in a student's terms (no path of the grading machine), when `problem`
+    /// names the grader's paths.
+    package var studentProblem: String?
+    /// Its cases are counted and scored but not reported one by one (`CaseReport.quiet`).
+    package var quiet = false
 
     /// Names of the cases `--filter` selected; `nil` runs them all. The expectation file itself
     /// keeps every case, so `--update` of a selection never drops the others.
@@ -108,96 +119,5 @@ package struct TestProgram: Sendable {
         guard let program else { return [] }
         let included = program.dependencies.values.flatMap { $0.compactMap(\.path) }
         return included + program.files.dropFirst(program.isFolder ? program.files.count : 1)
-    }
-}
-
-/// Picks the programs of a suite: discovery, helper files, a reference's expectations.
-package struct TestSuite: Sendable {
-    /// The paths given without those another one given already covers (the same path twice, a
-    /// folder or file inside another), so each program has one root and a submission's score
-    /// counts each program once.
-    static func outermost(_ paths: [String]) -> [String] {
-        let standard = paths.map(ProgramFolder.standardize)
-        return paths.indices.filter { index in
-            // A path that does not exist is never covered: discovery names it.
-            !Files.exists(paths[index])
-                || !standard.indices.contains { other in
-                    other != index
-                        && (standard[other] == standard[index] ? other < index : standard[index].hasPrefix(standard[other] + "/"))
-                }
-        }.map { paths[$0] }
-    }
-
-    /// The programs in report order (grouped by the path given that they were found under).
-    package var programs: [TestProgram]
-    /// Paths that could not even be searched (missing, symlink loops), one line each.
-    package var problems: [FileError]
-    /// Folders given on the command line that hold no program at all, one line each.
-    package var emptyPaths: [FileError] = []
-    /// Files that look like sources but are not programs of their own, with the reason.
-    package var skipped: [(path: String, reason: String)]
-    /// The skipped files that are not parts of a program either (`.s` files, C files without
-    /// `main`, programs a reference has no expectations for): counted in every run.
-    package var ignored: [String]
-    /// How many of the paths given do not exist (a usage error).
-    package var missingPaths: Int
-    /// Temporary files of `.expect` rewrites found beside the sources, as (folder, name): a run
-    /// that died while writing may have left them (see `AtomicFile.removeAbandoned`).
-    package var temporaryFiles: [(folder: String, name: String)]
-
-    /// The paths given, in order: programs are scored per path.
-    package let roots: [String]
-
-    /// Discovers and loads the programs under `paths`, handing each to `loaded` as soon as it is
-    /// read (before the parts of other programs are told apart; a program a reference has no
-    /// expectations for is not handed on). With a `reference`, each program's expectations are
-    /// the reference's, and a program it expects that a folder lacks is an error of that folder.
-    /// Finds and loads the programs under `given`, on `loaders` threads (their order is kept);
-    /// `onLoad` gets each as soon as it is read, from any of them.
-    package init(
-        paths given: [String], reference: Reference? = nil, loaders: Int = 1,
-        loaded onLoad: @escaping @Sendable (TestProgram) -> Void = { _ in }
-    ) {
-        let paths = Self.outermost(given)
-        let found = Discovery.find(paths)
-        roots = paths
-        problems = found.problems
-        missingPaths = found.missing
-        temporaryFiles = found.temporaryFiles
-        skipped = found.skipped
-        ignored = found.ignored
-        let folders = reference == nil ? [] : paths.map(Files.isDirectory)
-        var loaded = Array(zip(found.programs, found.roots)).concurrentMap(threads: loaders) { location, root in
-            let base = reference.flatMap { $0.base(for: Reference.key(of: location, under: paths[root], isFolder: folders[root])) }
-            let program = TestProgram(location, root: paths[root], expectationBase: base)
-            if reference == nil || base != nil { onLoad(program) }
-            return (program: program, root: root, referenced: base != nil)
-        }
-        // A file another program includes or names with `with` is a part, not a program.
-        let helpers = Set(loaded.flatMap(\.program.helperPaths).map(ProgramFolder.standardize))
-        var parts: [(path: String, reason: String)] = []
-        let part = "part of another program (included, or named with `with`)"
-        loaded.removeAll { entry in
-            let program = entry.program
-            let standard = ProgramFolder.standardize(program.path)
-            if program.program?.settings.includeOnly == true {
-                parts.append((program.path, "marked include-only"))
-                return true
-            }
-            guard helpers.contains(standard) else { return false }
-            parts.append((program.path, part))
-            return true
-        }
-        skipped += parts
-        // A `.s` or C file a program names with `with` is one of its parts too.
-        let named = Set(ignored.filter { helpers.contains(ProgramFolder.standardize($0)) })
-        skipped = skipped.map { named.contains($0.path) ? ($0.path, part) : $0 }
-        ignored.removeAll { named.contains($0) }
-        var byRoot = Array(repeating: [(program: TestProgram, referenced: Bool)](), count: paths.count)
-        for entry in loaded { byRoot[entry.root].append((entry.program, entry.referenced)) }
-        programs = []
-        for (root, entries) in byRoot.enumerated() {
-            programs += group(entries, root: paths[root], discovered: found.foundPerRoot[root], reference: reference)
-        }
     }
 }

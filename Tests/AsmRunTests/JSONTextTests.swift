@@ -74,7 +74,10 @@ import Testing
         #expect(try JSONText.render(document) == Self.foundation(document))
         let grades = GradescopeReport.Document(
             score: 1.5, executionTime: 2, output: "asmrun: 1.5/2 points",
-            tests: [.init(name: "p: default", score: 1.5, maxScore: 2, status: "passed", output: "passed (native)")])
+            tests: [
+                .init(name: "p: default", score: 1.5, maxScore: 2, status: "passed", output: "passed"),
+                .init(name: "p: secret", score: 0, maxScore: 1, status: "failed", output: "hidden test: not passed", visibility: "hidden"),
+            ])
         #expect(try JSONText.render(grades) == Self.foundation(grades))
     }
 

@@ -1,0 +1,15 @@
+import Synchronization
+
+/// A flag one thread raises and others read (an interrupt that ends a search), shared by
+/// reference.
+package final class Flag: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    package init() {}
+
+    /// Raises it; it stays raised.
+    package func set() { raised.store(true, ordering: .releasing) }
+
+    /// Whether it was raised.
+    package var isSet: Bool { raised.load(ordering: .acquiring) }
+}

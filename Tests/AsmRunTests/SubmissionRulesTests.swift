@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+@testable import Source
+@testable import Suite
+@testable import Support
+
+/// The rules grading applies to a submission, without running anything: which of its programs
+/// is graded as which reference program, which files it may be built from, and which of its
+/// directives give way to the reference's.
+@Suite struct SubmissionRulesTests {
+    private func reference(_ keys: [String]) throws -> (Reference, String) {
+        let root = try Fixture.temporaryDirectory()
+        for key in keys { try Fixture.write("[case default]\nstatus: exit 0\n", to: root + "/ref/" + key + ".expect") }
+        return (try Reference(path: root + "/ref"), root)
+    }
+
+    @Test func anExactNameWinsThenOneLooseMatchThenOneInASubfolder() throws {
+        let (reference, root) = try reference(["count", "sum", "lab/mul", "div"])
+        defer { Files.removeTree(root) }
+        let files = [
+            "s/COUNT.asm", "s/count.asm", "s/count.nasm", "s/x/Sum.nasm", "s/lab/MUL.asm", "s/a/div.asm", "s/b/div.asm", "s/other.asm",
+        ]
+        let match = reference.match(files.map { Discovery.Location.file($0) }, under: "s", rootIsFolder: true)
+        #expect(match.keys == [1: "count", 3: "sum", 4: "lab/mul"])
+        #expect(match.conflicts.map(\.key) == ["div"] && match.conflicts.first?.candidates == [5, 6])
+        #expect(match.passedOver[0] == "not graded: s/count.asm is the submission's count")
+        #expect(match.passedOver[2] == "not graded: s/count.asm is the submission's count")
+        #expect(match.passedOver[7]?.hasPrefix("not in the reference") == true)
+        let single = reference.match([.file("solo/Count.ASM")], under: "solo/Count.ASM", rootIsFolder: false)
+        #expect(single.keys == [0: "count"], "a file given on its own matches by its name")
+    }
+
+    /// A folder program's sources are searched without following a link out of it: a link to
+    /// `/` made every source of the machine part of the program.
+    @Test func aFolderProgramsSourcesStayInsideIt() throws {
+        let root = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(root) }
+        try Fixture.write("global main\n", to: root + "/leap/leap.asm")
+        try Fixture.write("int main(void) { return 0; }\n", to: root + "/leap/lib/driver.c")
+        try FileManager.default.createSymbolicLink(atPath: root + "/leap/everything", withDestinationPath: "/")
+        try FileManager.default.createSymbolicLink(atPath: root + "/leap/again", withDestinationPath: "lib")
+        try FileManager.default.createSymbolicLink(atPath: root + "/leap/lib/loop", withDestinationPath: "..")
+        let found = ProgramFolder.scan(root + "/leap")
+        #expect(found.assembly == [root + "/leap/leap.asm"])
+        #expect(found.c == [root + "/leap/again/driver.c"], "a link inside is followed, each folder once: \(found.c)")
+    }
+
+    @Test func policyDirectivesAreListedAndReplaced() throws {
+        var settings = ProgramSettings()
+        for directive in ["xfail all", "timeout 3", "limit output 1K", "format elf32", "define X=1", "argv0 ./x"] {
+            try settings.apply(directive, at: FileLocation("p.asm", line: 1))
+        }
+        #expect(settings.policyDirectives == ["argv0", "limit", "timeout", "xfail"])
+        var policy = ProgramSettings()
+        policy.timeout = 1
+        settings.adoptPolicy(of: policy)
+        #expect(settings.policyDirectives == ["timeout"] && settings.timeout == 1)
+        #expect(settings.format == .elf32 && settings.defines == ["X=1"], "what shapes the build stays the submission's")
+    }
+
+    /// `c-flags` and `link-flags` may not name another submission's files either.
+    @Test func flagsMayNameOnlyTheSubmissionsFiles() throws {
+        let root = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(root) }
+        try Fixture.write("int x;\n", to: root + "/alice/x.o")
+        try Fixture.write("int y;\n", to: root + "/bob/include/y.h")
+        let bounds = SubmissionBounds(root: root + "/bob", reference: nil)
+        let cases: [([String], String?)] = [
+            (["-O2", "-Wall", "-lm", "-I\(root)/bob/include", "-std=c11"], nil),
+            (["-I", "\(root)/alice"], "-I \(root)/alice"),
+            (["-I\(root)/alice"], "-I\(root)/alice"),
+            (["-include", "\(root)/alice/x.o"], "-include \(root)/alice/x.o"),
+            (["\(root)/alice/x.o"], "\(root)/alice/x.o"),
+            (["-Wl,-T,\(root)/alice/x.o"], "-T \(root)/alice/x.o"),
+            (["--script=\(root)/alice"], "--script=\(root)/alice"),
+            (["-L/nonexistent/folder"], nil),
+        ]
+        for (flags, refused) in cases {
+            #expect(FlagPaths.firstOutside(flags, bounds: bounds) == refused, "\(flags)")
+        }
+    }
+
+    @Test func cFilesMayIncludeOnlyTheirSubmissionsFilesAndTheSystemsHeaders() throws {
+        let root = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(root) }
+        try Fixture.write("int x;\n", to: root + "/alice/x.h")
+        try Fixture.write("int y;\n", to: root + "/bob/y.h")
+        let bounds = SubmissionBounds(root: root + "/bob", reference: nil)
+        let cases: [(String, SubmissionBounds.Refusal.Kind?)] = [
+            ("#include <stdio.h>\n#include \"y.h\"\nint main(void) { return 0; }\n", nil),
+            ("#include \"../alice/x.h\"\n", .include),
+            ("  #  include \"\(root)/alice/x.h\"\n", .include),
+            ("#include </etc/passwd>\n", .include),
+            ("#include <../../etc/passwd>\n", .include),
+            ("#define F \"x.h\"\n#include F\n", .computedInclude),
+            ("__asm__(\".incbin \\\"/etc/passwd\\\"\");\n", .incbin),
+        ]
+        for (text, refused) in cases {
+            try Fixture.write(text, to: root + "/bob/main.c")
+            #expect(CIncludes.firstOutside(root + "/bob/main.c", bounds: bounds)?.kind == refused, "\(text)")
+        }
+        try FileManager.default.createSymbolicLink(atPath: root + "/bob/z.h", withDestinationPath: root + "/alice/x.h")
+        #expect(!bounds.holds(root + "/bob/z.h") && bounds.holds(root + "/bob/y.h"), "a link is judged by where it leads")
+    }
+}
