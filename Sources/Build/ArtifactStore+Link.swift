@@ -60,12 +60,9 @@ extension ArtifactStore {
     /// (whose bytes the key covers), each once.
     private func linkedFiles(_ plan: BuildPlan) -> [BuildInput]? {
         guard let bytes = try? Files.read(plan.linkDependencies) else { return nil }
-        // The first rule; the phony ones after the blank line repeat its prerequisites.
-        let text = String(decoding: bytes, as: UTF8.self)
-        let rule = text.firstRange(of: "\n\n").map { String(text[..<$0.lowerBound]) } ?? text
         var seen = Set(plan.compiles.map(\.object) + plan.prebuilt)
         var inputs: [BuildInput] = []
-        for path in Self.makeDependencies(rule) where seen.insert(path).inserted {
+        for path in Self.makeDependencies(bytes) where seen.insert(path).inserted {
             guard let input = BuildInput.file(path) else { return nil }
             inputs.append(input)
         }

@@ -133,8 +133,12 @@ import Testing
     }
 
     @Test func makeDependenciesAreParsed() {
-        let text = "o.o: a.c vendor/unity.h \\\n  my\\ dir/x.h\n"
-        #expect(ArtifactStore.makeDependencies(text) == ["a.c", "vendor/unity.h", "my dir/x.h"])
+        func parsed(_ text: String) -> [String] { ArtifactStore.makeDependencies(Array(text.utf8)) }
+        #expect(parsed("o.o: a.c vendor/unity.h \\\n  my\\ dir/x.h\n") == ["a.c", "vendor/unity.h", "my dir/x.h"])
+        // nasm's rule (a blank before the colon), and ld's, whose phony rules follow a blank line.
+        #expect(parsed("/tmp/1-0-m.o : m.asm part.inc\n\n") == ["m.asm", "part.inc"])
+        #expect(parsed("exe: \\\n  /usr/lib/crt1.o \\\n  a$$b.o\n\n/usr/lib/crt1.o:\n\na$$b.o:\n") == ["/usr/lib/crt1.o", "a$b.o"])
+        #expect(parsed("no rule here") == [] && parsed("") == [])
     }
 }
 

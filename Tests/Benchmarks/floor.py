@@ -5,7 +5,8 @@ import os, re, shlex, subprocess
 from rounds import BenchError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BUILD_FOLDER = re.compile(r"^(.*/asmrun-build-[^/]+)/")
+# The build folder, at the start of an argument or after an option's `=` (`--dependency-file=`).
+BUILD_FOLDER = re.compile(r"^(?:[-\w,]+=)?(/[^=]*/asmrun-build-[^/]+)/")
 CACHE_FILE = re.compile(r"^/.*/(?:tmp/([0-9a-f]{64})\.[0-9]+\.[0-9]+|objects/([0-9a-f]{64}))$")
 
 
@@ -36,7 +37,7 @@ def traced_commands(output):
 
 
 def relocate(argv, folder, scratch):
-    return [scratch + arg[len(folder):] if arg.startswith(folder + "/") else arg for arg in argv]
+    return [arg.replace(folder + "/", scratch + "/", 1) if folder + "/" in arg else arg for arg in argv]
 
 
 def suite_commands(asmrun, corpus, cache, codes):
@@ -88,7 +89,9 @@ def xargs_input(path, programs, folder, scratch, codes):
         nasm, ld = (relocate(argv, folder, scratch) for argv in programs[name][:2])
         executable = relocate([programs[name][2]], folder, scratch)[0]
         obj = nasm[nasm.index("-o") + 1]
-        placeholders = {obj: '"$3"', executable: '"$4"', f"{name}.asm": '"$1.asm"'}
+        link_dependencies = next((arg for arg in ld if arg.startswith("--dependency-file=")), None)
+        placeholders = {obj: '"$3"', obj + ".d": '"$3.d"', executable: '"$4"', f"{name}.asm": '"$1.asm"',
+                        link_dependencies: '--dependency-file="$4.d"'}
         build = " && ".join(" ".join(placeholders.get(arg, shlex.quote(arg)) for arg in argv) for argv in (nasm, ld))
         if script is None:
             script = build
