@@ -133,4 +133,23 @@ struct FidelityTests {
         #expect(try segments("scan", ["-g", "-F", "dwarf"])?.loads == classic.loads)
         #expect(try segments("other", [])?.loads != classic.loads)
     }
+
+    /// The crash report runs the classic build under gdb and reads its lines from the debug
+    /// build, which lives in the cache: a cache folder whose name holds a blank, quotes and a
+    /// backslash still reaches gdb's `symbol-file` as one path (natively, under qemu, and as a
+    /// simulated ARM host).
+    @Test(.enabled(if: Fixture.debugToolsAvailable, "needs gdb-multiarch"), arguments: ["native", "qemu", "arm"])
+    func theCrashReportReadsTheDebugBuildsLines(way: String) throws {
+        if way == "native" && !Fixture.nativeHost { return }
+        let directory = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Fixture.write("global _start\nsection .text\n_start:\n    xor ebx, ebx\n    mov [rbx], eax\n", to: directory + "/crash.asm")
+        let cache = directory + "/a b'c\"d\\e"
+        let arguments = ["crash.asm", "--cache-dir", cache] + (way == "arm" ? [] : ["--runner", way])
+        for round in ["cold", "warm"] {
+            let result = try Fixture.asmrun(arguments, in: directory, environment: way == "arm" ? ["ASMRUN_HOST_ARCH": "aarch64"] : [:])
+            #expect(result.stderr.hasPrefix("asmrun: crash.asm:5: SIGSEGV"), "\(round): \(result.stderr)")
+            #expect(result.stderr.contains("    5 |     mov [rbx], eax"), "\(round)")
+        }
+    }
 }
