@@ -192,6 +192,8 @@ __attribute__((noreturn)) void asmrun_case_init(const asmrun_spawn_request *r, i
     int started[3] = {ASMRUN_STEP_NONE, 0, 0};
     int status_fd = r->status_write_fd;
     if (enters_namespaces && (errno = enter_run(r, &cgroup_fd, &started[0])) != 0) goto fail;
+    started[0] = ASMRUN_STEP_PROCESS_GROUP;
+    if (asmrun_drop_terminal(r) != 0) goto fail;
     int keep[6] = {r->stdin_fd, r->stdout_fd, r->stderr_fd, r->status_write_fd, cgroup_fd, r->serves ? r->warden_socket : -1};
     close_all_but(keep, 6);
     started[0] = ASMRUN_STEP_PROCESS_GROUP;

@@ -28,6 +28,10 @@
 int asmrun_write_all(int fd, const void *bytes, size_t length);
 int asmrun_write_file(const char *path, const char *text, size_t length);
 int asmrun_move_fd(int fd, int target);
+/* Gives up asmrun's controlling terminal, when it has one and the request says so
+   (detach_terminal): /dev/tty then opens nothing and TIOCSTI reaches no terminal, in this
+   process and every one it starts. 0, or -1 with errno set. */
+int asmrun_drop_terminal(const asmrun_spawn_request *request);
 void asmrun_close_from(int first);
 /* The resources of asmrun_limits, in its order. */
 #define ASMRUN_LIMITED_RESOURCES 5

@@ -85,7 +85,9 @@ static int cover(const char *path) {
     return mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "mode=755,size=64k") == 0 ? 0 : errno;
 }
 
-static const char *const devices[] = {"null", "zero", "full", "random", "urandom", "tty"};
+/* No tty: a case has no controlling terminal (a session of its own), and the host's terminals
+   are no business of a case's. */
+static const char *const devices[] = {"null", "zero", "full", "random", "urandom"};
 enum { DEVICE_COUNT = sizeof devices / sizeof devices[0] };
 
 /* A minimal /dev: the harmless devices bound from the host's, the usual links, an empty shm. */

@@ -174,6 +174,9 @@ package struct CaseRunner: Sendable {
         launch.stdout = .capture(limit: limits.outputLimit)
         launch.stderr = .capture(limit: limits.outputLimit)
         launch.timeout = limits.timeout
+        // No controlling terminal, in the crash report's second run too: nothing a case does
+        // reaches the terminal asmrun runs in (its screen, or its input with TIOCSTI).
+        launch.withoutTerminal = true
         let defaults = Self.defaultLimits(
             timeout: limits.timeout, processes: containment?.processLimit, native: runner.kind == .native)
         launch.limits = limits.resources.filled(from: defaults)

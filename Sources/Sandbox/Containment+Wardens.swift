@@ -101,6 +101,8 @@ extension Containment {
                 request.stdout_fd = -1
                 request.stderr_fd = -1
                 request.new_process_group = 1
+                // Its cases have no controlling terminal.
+                request.detach_terminal = 1
                 request.cgroup_procs = cProcs
                 request.user_ns_fd = namespaces.userNamespace
                 request.net_ns_fd = namespaces.networkNamespace

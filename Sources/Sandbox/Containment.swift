@@ -5,6 +5,8 @@ import Synchronization
 /// Keeps test cases from hurting the run, the machine or each other, with every layer the host
 /// allows (`layers`, as `asmrun doctor` lists them):
 /// - a process group per case (always), ended whole when the case ends;
+/// - no controlling terminal (always): asmrun's is given up, /dev/tty is not in the view, and
+///   the filter refuses TIOCSTI;
 /// - PID, IPC, UTS and mount namespaces per worker thread, with a warden as PID 1 that runs the
 ///   worker's cases one after another and ends every process and IPC object a case left when its
 ///   program ends (`Warden`; per case, with an init of its own, where no warden starts); only the
@@ -79,9 +81,18 @@ package final class Containment: Sendable {
         self.notes = notes
     }
 
+    /// The layers every host has, as `name: detail` lines.
+    package static let alwaysOn = [
+        ContainmentLayer.on("process group per case", "ended with the case"),
+        .on(
+            "terminal",
+            "cases, their crash reports' second runs and builds give up asmrun's controlling terminal: "
+                + "no /dev/tty, no TIOCSTI into your shell (the filter refuses it too)"),
+    ]
+
     /// One line per active layer.
     package var active: [String] {
-        ["process group per case, ended with the case"] + layers.filter(\.active).map(\.line)
+        (Self.alwaysOn + layers.filter(\.active)).map(\.line)
     }
 
     /// The unavailable namespace layers in one note, and the capability and filter layers.

@@ -64,6 +64,7 @@ package struct PosixLauncher: ProcessLaunching {
                     request.stdout_fd = pipes.childStdout
                     request.stderr_fd = pipes.childStderr
                     request.new_process_group = options.newProcessGroup ? 1 : 0
+                    request.detach_terminal = options.withoutTerminal ? 1 : 0
                     request.cgroup_procs = cgroup
                     request.user_ns_fd = options.isolation?.userNamespace ?? -1
                     request.net_ns_fd = options.isolation?.networkNamespace ?? -1
@@ -131,7 +132,7 @@ package struct PosixLauncher: ProcessLaunching {
         let name = command.executable
         switch step {
         case ASMRUN_STEP_FORK: return "\(name): fork failed"
-        case ASMRUN_STEP_PROCESS_GROUP: return "\(name): no process group"
+        case ASMRUN_STEP_PROCESS_GROUP: return "\(name): no process group of its own, or asmrun's terminal kept"
         case ASMRUN_STEP_CGROUP: return "\(name): joining its cgroup failed"
         case ASMRUN_STEP_USER_NAMESPACE: return "\(name): entering the user namespace failed"
         case ASMRUN_STEP_NETWORK_NAMESPACE: return "\(name): entering the network namespace failed"

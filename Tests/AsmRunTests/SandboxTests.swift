@@ -27,6 +27,7 @@ struct SandboxTests {
         ("attack_socket", [("default", "{socket}", "socket: unreachable\n")]),
         ("attack_kill_parent", [("default", "", "")]),
         ("attack_kill_other", [("default", "{victim}", "kill: refused\n")]),
+        ("attack_tty", [("default", "", "tty: none\ntiocsti: refused\n")]),
         // One case after the other in one warden: what the first makes is gone for the second.
         (
             "attack_leftovers",

@@ -30,6 +30,8 @@ ATTACKS = {
     "attack_socket": ([("default", ["{socket}"], "socket: unreachable\n")], []),
     "attack_kill_parent": ([("default", [], "")], []),
     "attack_kill_other": ([("default", ["{victim}"], "kill: refused\n")], []),
+    # Without a terminal around asmrun here; TerminalTests runs it under a pseudo-terminal.
+    "attack_tty": ([("default", [], "tty: none\ntiocsti: refused\n")], []),
     "attack_neighbour": ([("attacker", ["attacker"], "attacker: blocked\n"), ("victim", ["victim"], "victim: intact\n")],
                          ["-j", "2"]),
     # One case after the other in one warden: what the first makes is gone for the second.

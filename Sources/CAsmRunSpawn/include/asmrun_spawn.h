@@ -23,6 +23,7 @@ typedef struct {
     int stdout_fd;
     int stderr_fd;
     int new_process_group;       // 1: setpgid(0, 0) in the child
+    int detach_terminal;         // 1: without asmrun's controlling terminal (TIOCNOTTY), in asmrun's session
     const char *cgroup_procs;    // a cgroup file (cgroup.procs, or tasks on v1) the single-threaded child writes 0 to before exec, or NULL
     int user_ns_fd;              // a user namespace to enter first (setns), or -1
     int net_ns_fd;               // a network namespace to enter (setns), or -1
@@ -137,7 +138,7 @@ int asmrun_pin_thread(int nth);
 /// Where cases see the file system: `scratch` (their folders' parent) and `visible` (folders or
 /// files, at most 8) stay where
 /// they are, read-only, under the fresh, empty, read-only tmpfs mounted over /tmp, /run,
-/// /var/run and /dev/shm; /dev holds only null, zero, full, random, urandom and tty; everything
+/// /var/run and /dev/shm; /dev holds only null, zero, full, random and urandom; everything
 /// else is the host's, read-only. With `scratch_writable` the scratch folder stays writable
 /// (for cases without mount namespaces of their own, which cannot bind their folder).
 typedef struct {
