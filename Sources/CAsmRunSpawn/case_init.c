@@ -57,6 +57,15 @@ static int drop_bounding_set(void) {
     return 0;
 }
 
+int asmrun_take_identity(const asmrun_spawn_request *r) {
+    if (!r->switch_identity) return 0;
+    if (getuid() == r->identity_uid && getgid() == r->identity_gid) return 0;
+    if (syscall(SYS_setgroups, 0, NULL) != 0) return errno;
+    if (syscall(SYS_setresgid, r->identity_gid, r->identity_gid, r->identity_gid) != 0) return errno;
+    if (syscall(SYS_setresuid, r->identity_uid, r->identity_uid, r->identity_uid) != 0) return errno;
+    return 0;
+}
+
 int asmrun_confine(const asmrun_spawn_request *r, asmrun_step *step) {
     *step = ASMRUN_STEP_CAPABILITIES;
     if (r->drop_capabilities && has_capabilities()) {
@@ -70,6 +79,11 @@ int asmrun_confine(const asmrun_spawn_request *r, asmrun_step *step) {
             if (code != 0) return code;
             prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
         }
+        /* While CAP_SETUID and CAP_SETGID are still there. */
+        *step = ASMRUN_STEP_IDENTITY;
+        int code = asmrun_take_identity(r);
+        if (code != 0) return code;
+        *step = ASMRUN_STEP_CAPABILITIES;
         /* No permitted or inheritable capability: no ambient one either. */
         struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
         struct __user_cap_data_struct none[2];

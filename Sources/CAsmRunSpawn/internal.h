@@ -42,6 +42,11 @@ void asmrun_apply_limits(const asmrun_limits *limits, const struct rlimit *known
 /* Sets (read_only 1) or clears (0) the read-only flag of the mount at `path`, with `recursive`
    for every mount below it too. Returns 0 or an errno. */
 int asmrun_set_read_only(const char *path, int read_only, int recursive);
+/* Becomes the request's unprivileged user and group, without supplementary groups, unless it is
+   them already (its warden took them); raw system calls, not glibc's, which would signal every
+   thread of the process whose memory this one shares. A process with SECBIT_NO_SETUID_FIXUP
+   keeps its capabilities. 0 or an errno. */
+int asmrun_take_identity(const asmrun_spawn_request *request);
 /* Drops every capability (bounding set included, so an exec as root gains none), sets
    no_new_privs and installs the seccomp filter, as asked (what the request says is inherited
    is not set again). Returns 0 or an errno; `*step` says which part failed. */

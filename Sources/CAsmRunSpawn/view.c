@@ -108,6 +108,24 @@ static int make_dev(const int *device_fds) {
     return 0;
 }
 
+/* Covers the highest folder above `path` that others may not search (see asmrun_view's
+   `cover_private`); the walk stops at a symbolic link, a missing folder or a cover made before. */
+static int cover_private_ancestor(const char *path) {
+    char prefix[4096];
+    size_t length = strlen(path);
+    if (length >= sizeof prefix) return ENAMETOOLONG;
+    memcpy(prefix, path, length + 1);
+    for (size_t index = 1; index < length; index++) {
+        if (prefix[index] != '/') continue;
+        prefix[index] = 0;
+        struct stat info;
+        if (lstat(prefix, &info) != 0 || !S_ISDIR(info.st_mode)) return 0;
+        if (!(info.st_mode & S_IXOTH)) return cover(prefix);
+        prefix[index] = '/';
+    }
+    return 0;
+}
+
 /* The view cases get (see asmrun_view). Runs in the namespace helper after unshare(CLONE_NEWNS). */
 static int make_view(const asmrun_view *view) {
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return errno;
@@ -129,6 +147,9 @@ static int make_view(const asmrun_view *view) {
     const char *const covered[] = {"/tmp", "/run", "/var/run"};
     for (int index = 0; index < 3 && code == 0; index++) code = cover(covered[index]);
     if (code == 0) code = make_dev(device_fds);
+    for (int index = 0; index < count && code == 0 && view->cover_private; index++) {
+        if (kept[index] >= 0) code = cover_private_ancestor(kept_paths[index]);
+    }
     for (int index = 0; index < count && code == 0; index++) {
         if (kept[index] >= 0) code = bind_fd(kept[index], kept_paths[index]);
     }

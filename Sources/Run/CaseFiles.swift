@@ -4,13 +4,24 @@ import Support
 /// The files around a case: put into its folder before it runs, collected after it ran.
 enum CaseFiles {
     /// Copies the tree of `folder` (when there is one) into `workspace`, then writes `files`
-    /// (relative paths); returns every input as placed, by relative path.
-    static func place(folder: String?, files: [(name: String, bytes: [UInt8])], in workspace: String) throws -> [String: [UInt8]] {
+    /// (relative paths); returns every input as placed, by relative path. Every file and folder
+    /// placed is given to the case's user (`handOver`), which may change or remove it.
+    static func place(
+        folder: String?, files: [(name: String, bytes: [UInt8])], in workspace: String, handOver: (String) throws -> Void
+    ) throws -> [String: [UInt8]] {
         var placed: [String: [UInt8]] = [:]
         if let folder { try copyTree(folder, to: workspace, relative: "", into: &placed) }
         for (name, bytes) in files {
             try write(bytes, to: workspace + "/" + name, name: name)
             placed[name] = bytes
+        }
+        var handed: Set<String> = []
+        for name in placed.keys {
+            var path = name
+            while !path.isEmpty, handed.insert(path).inserted {
+                try handOver(workspace + "/" + path)
+                path = PathName.directory(of: path)
+            }
         }
         return placed
     }

@@ -171,9 +171,9 @@ package struct CrashProbe: Sendable {
         command.workingDirectory = workingDirectory
         var gdbOptions = options
         gdbOptions.stdin = .empty
-        // gdb reaches qemu's socket from asmrun's own namespaces: no case namespaces of its own
-        // either (they would copy asmrun's mount namespace, not the run's private view).
-        gdbOptions.isolation = nil
+        // gdb reaches qemu's socket through the run's view, where the case folders are in sight
+        // (read-only: a socket is reached all the same), as the case's user; it has no case
+        // namespaces of its own, which would hide the other case folders.
         gdbOptions.confinement.caseNamespaces = false
         // qemu ends when gdb kills the program, or at the case's timeout.
         return Gdbstub.serve(qemu, options: options, socket: socket, launcher: launcher, end: {}) {

@@ -63,7 +63,7 @@ extension Containment {
     private func startWarden(_ namespaces: Namespaces, limit: Int?) -> Warden? {
         let index = counter.add(1, ordering: .relaxed).newValue
         let folder = writable + "/warden-\(index)"
-        guard mkdir(folder, 0o700) == 0 else {
+        guard mkdir(folder, 0o700) == 0, handOver(folder) else {
             wardens.disable()
             return nil
         }
@@ -109,6 +109,7 @@ extension Containment {
                 request.mnt_ns_fd = namespaces.mountNamespace
                 request.case_namespaces = 1
                 request.drop_capabilities = confinement.dropCapabilities ? 1 : 0
+                request.take(confinement.identity)
                 guard let filter = confinement.seccomp?.program else {
                     return SpawnGate.spawning { asmrun_warden_start(&request, &started, &step) }
                 }

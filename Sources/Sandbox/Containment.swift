@@ -50,6 +50,9 @@ package final class Containment: Sendable {
     package init(writable: String, visible: [String] = [], isolate: Bool = true, launcher: any ProcessLaunching) {
         let root = geteuid() == 0
         self.writable = writable
+        // Cases of root's run as another user (`CaseIdentity`): they may pass through the
+        // folder of their folders, not list it.
+        if root { chmod(writable, 0o711) }
         let setup = NamespaceSetup(scratch: writable, visible: visible, root: root, isolate: isolate, launcher: launcher)
         namespaces = setup.namespaces
         confinement = setup.confinement
@@ -111,6 +114,17 @@ package final class Containment: Sendable {
         }
         return notes
     }
+
+    /// Gives `path` (a case's folder, or a file put in it) to the user cases run as; false when
+    /// that fails. Nothing to do where cases run as asmrun's user.
+    package func handOver(_ path: String) -> Bool {
+        guard let identity = confinement.identity else { return true }
+        return lchown(path, identity.uid, identity.gid) == 0
+    }
+
+    /// Whether cgroups bound the cases' processes (pids.max): RLIMIT_NPROC, which counts every
+    /// process of the case's user on the host, is then left as it is.
+    package var countsProcessesInCgroups: Bool { cgroups != nil }
 
     /// Starts a case: its cgroup (if any) is created with `processes` (or the default) as
     /// pids.max, the case's init counted on top; pass `procsFile` to the launcher.

@@ -1,4 +1,18 @@
 extension NamespaceSetup {
+    /// The user layer: whom cases run as.
+    static func describe(identity: CaseIdentity?, root: Bool, problems: [String]) -> ContainmentLayer {
+        guard root else { return .off("user", "not root: cases run as you (files you may read are theirs to read)") }
+        guard let identity else {
+            let why = problems.isEmpty ? "" : ": " + problems.joined(separator: "; ")
+            return .off(
+                "user", "cases run as root without capabilities, and read what root owns (another user needs the mount namespace)\(why)")
+        }
+        return .on(
+            "user",
+            "cases run as nobody (\(identity.description), no supplementary groups): files only root may read are closed "
+                + "to them; their folder is theirs, and what they run is reached through covered private folders")
+    }
+
     /// The pid, ipc, uts, net, mount, caps and seccomp layers of what was chosen.
     static func describe(
         _ namespaces: Namespaces?, _ confinement: Confinement, _ filter: SeccompFilter?, privateProc: Bool, root: Bool,

@@ -108,6 +108,7 @@ package struct PosixLauncher: ProcessLaunching {
         request.case_folder = request.cwd
         request.status_read_fd = pipes.statusReader
         request.drop_capabilities = confinement.dropCapabilities ? 1 : 0
+        request.take(confinement.identity)
         guard let filter = confinement.seccomp?.program else { return body(&request) }
         return filter.withUnsafeBytes { bytes in
             request.seccomp_filter = bytes.baseAddress
@@ -144,8 +145,19 @@ package struct PosixLauncher: ProcessLaunching {
         case ASMRUN_STEP_CAPABILITIES: return "\(name): dropping its capabilities failed"
         case ASMRUN_STEP_SECCOMP: return "\(name): installing its system call filter failed"
         case ASMRUN_STEP_INIT: return "\(name): its namespace's init ended before starting it"
+        case ASMRUN_STEP_IDENTITY: return "\(name): becoming the unprivileged user cases run as failed"
         default: return name
         }
+    }
+}
+
+extension asmrun_spawn_request {
+    /// Runs the program as `identity` (see `CaseIdentity`), when there is one.
+    mutating func take(_ identity: CaseIdentity?) {
+        guard let identity else { return }
+        switch_identity = 1
+        identity_uid = identity.uid
+        identity_gid = identity.gid
     }
 }
 
