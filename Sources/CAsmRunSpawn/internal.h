@@ -39,6 +39,9 @@ extern const int asmrun_limited_resources[ASMRUN_LIMITED_RESOURCES];
 /* Sets the limits; `known`, when not NULL, holds the limits in force (asmrun_limited_resources'
    order), which spares reading them. */
 void asmrun_apply_limits(const asmrun_limits *limits, const struct rlimit *known);
+/* "/proc/self/fd/N" (at most 32 bytes with its terminator): a path to what an O_PATH
+   descriptor holds, even once it is covered. */
+void asmrun_fd_path(char *out, int fd);
 /* Sets (read_only 1) or clears (0) the read-only flag of the mount at `path`, with `recursive`
    for every mount below it too. Returns 0 or an errno. */
 int asmrun_set_read_only(const char *path, int read_only, int recursive);

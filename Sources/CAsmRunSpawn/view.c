@@ -45,8 +45,7 @@ static int map_user_to_itself(void) {
     return 0;
 }
 
-/* "/proc/self/fd/N": a path to what an O_PATH descriptor holds, even once it is covered. */
-static void fd_path(char *out, int fd) {
+void asmrun_fd_path(char *out, int fd) {
     memcpy(out, "/proc/self/fd/", 14);
     out[14 + format_unsigned(out + 14, (unsigned)fd)] = 0;
 }
@@ -75,7 +74,7 @@ static int bind_fd(int fd, const char *target) {
         if (file >= 0) close(file);
     }
     char source[40];
-    fd_path(source, fd);
+    asmrun_fd_path(source, fd);
     return mount(source, target, NULL, MS_BIND | (directory ? MS_REC : 0), NULL) == 0 ? 0 : errno;
 }
 

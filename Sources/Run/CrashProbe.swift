@@ -181,9 +181,11 @@ package struct CrashProbe: Sendable {
         } ?? nil
     }
 
-    /// gdb's settings, then `commands`, each as its own `-ex` (an error in one does not stop the rest).
+    /// No script the program carries (`.debug_gdb_scripts`) or names runs, whatever the host's
+    /// gdb would auto-load: before gdb reads the executable (`-iex`), then gdb's settings, then
+    /// `commands`, each as its own `-ex` (an error in one does not stop the rest).
     private func gdb(_ commands: [String]) -> [String] {
-        (GdbTranscript.settings + commands).flatMap { ["-ex", $0] }
+        ["-iex", "set auto-load off"] + (GdbTranscript.settings + commands).flatMap { ["-ex", $0] }
     }
 
     /// Run the program as it was run: its own arguments, no shell, none of gdb's variables.

@@ -30,6 +30,8 @@ struct SandboxTests {
         ("attack_tty", [("default", "", "tty: none\ntiocsti: refused\n")]),
         // A file of root's, mode 0600: as root too, cases run as nobody.
         ("attack_private", [("default", "{private}", "private: refused\n")]),
+        // Its PID 1 shares asmrun's memory: its command line is asmrun's.
+        ("attack_proc_one", [("default", "--runner", "cmdline: hidden\nenviron: hidden\n")]),
         // One case after the other in one warden: what the first makes is gone for the second.
         (
             "attack_leftovers",
@@ -41,11 +43,8 @@ struct SandboxTests {
         // After attack_remount in the same run, at -j1: an innocent case inherits no remount.
         ("writes_files", [("default", "{outside}/innocent", "cwd: ok\noutside: blocked\n")]),
     ]
-    /// Root's cases run as nobody and cannot list the folder of their folders; a user's own
-    /// cases find the neighbour's folder, read-only.
-    static func neighbours(uid: uid_t) -> [(String, String, String)] {
-        [("attacker", "attacker", uid == 0 ? "attacker: no neighbour\n" : "attacker: blocked\n"), ("victim", "victim", "victim: intact\n")]
-    }
+    /// A case sees no folder but its own: not its neighbour's, listed or guessed.
+    static let neighbours = [("attacker", "attacker", "attacker: no neighbour\n"), ("victim", "victim", "victim: intact\n")]
     /// "AS" and the pid: `make stress`'s battery (a key of its own) may run beside these tests.
     static let queueKey = key_t(0x4153_0000 | (getpid() & 0xFFFF))
 
@@ -91,7 +90,7 @@ struct SandboxTests {
         let fixtures = try AttackFixtures(uid: uid)
         defer { fixtures.close() }
         let runners = HostileTests.runnersForTests
-        let neighbours = runners.split(separator: ",").map { ([("attack_neighbour", Self.neighbours(uid: uid))], "2", String($0)) }
+        let neighbours = runners.split(separator: ",").map { ([("attack_neighbour", Self.neighbours)], "2", String($0)) }
         for (programs, jobs, runner) in [(Self.attacks, "1", runners)] + neighbours {
             let run = try fixtures.run(programs, jobs: jobs, runners: runner, environment: environment)
             #expect(run.status == .exited(0), "asmrun itself: \(run.output)")
