@@ -9,6 +9,8 @@ package final class ConsoleReporter: Sendable {
     private let console: Console
     private let verbose: Bool
     private let githubActions: Bool
+    /// This run's `::stop-commands::` token (see `LogText.fenced`).
+    private let commandToken = LogText.token()
     private let total: Int
     private let state = Mutex(State())
 
@@ -39,7 +41,7 @@ package final class ConsoleReporter: Sendable {
                 console.paint("DIVERGE", .red) + " \(report.id.displayEscaped): runners disagree\n"
                 + indent(colorDiff(DisplayText.escapeLines(divergence)))
         }
-        if githubActions { text += GitHubAnnotations.render(report) }
+        if githubActions { text = LogText.fenced(text, token: commandToken) + GitHubAnnotations.render(report) }
         state.withLock { state in
             clearProgress(&state.progressShown)
             state.done += report.results.count
@@ -119,9 +121,9 @@ package final class ConsoleReporter: Sendable {
                 text += indent(diff.stream + ":\n" + colorDiff(DisplayText.escapeLines(diff.text)))
             }
             // Tool output (nasm's `file:line: error:`) stays unindented for problem matchers.
-            if !result.detail.isEmpty { text += DisplayText.escapeLines(result.detail) + "\n" }
+            if !result.detail.isEmpty { text += LogText.toolOutput(result.detail) + "\n" }
             text += crash(result)
-            if !result.buildRemarks.isEmpty { text += DisplayText.escapeLines(result.buildRemarks) + "\n" }
+            if !result.buildRemarks.isEmpty { text += LogText.toolOutput(result.buildRemarks) + "\n" }
             return text
         }
     }

@@ -62,6 +62,13 @@ enum CaseFiles {
         let directory = relative.isEmpty ? source : source + "/" + relative
         for name in (try? Files.list(directory)) ?? [] where !name.hasPrefix(".") {
             let path = relative.isEmpty ? name : relative + "/" + name
+            // Links may point at the program's own files, never out of its folder.
+            if let target = Files.escapingLink(source + "/" + path, folder: PathName.directory(of: source)) {
+                throw FileError(
+                    path: source + "/" + path,
+                    problem: "is a symbolic link out of the program's folder (to \(target.displayEscaped)): not copied",
+                    fix: "put the file itself there")
+            }
             if Files.isDirectory(source + "/" + path) {
                 try copyTree(source, to: target, relative: path, into: &placed)
             } else if let bytes = try? Files.read(source + "/" + path) {

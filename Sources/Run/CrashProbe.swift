@@ -130,7 +130,10 @@ package struct CrashProbe: Sendable {
             report.location = FileLocation(own(last) ?? last.path, line: last.line)
             report.ranPastEnd = true
         }
-        if let location = report.location, let line = location.line { report.sourceLine = Self.line(line, of: location.path) }
+        // Only the program's own sources are quoted: `%line N+0 /etc/shadow` names any file.
+        if let location = report.location, let line = location.line, let source = own(location) {
+            report.sourceLine = Self.line(line, of: source)
+        }
         report.access = Self.access(report)
         report.hints =
             CrashHints(
