@@ -52,6 +52,9 @@ package final class ArtifactStore: Sendable {
         // Checked once: a cache made by another user (`sudo asmrun` once) may be read, not written.
         stagingWritable = folder.map { access($0.root + "/tmp", W_OK) == 0 } ?? false
         scratchFolder = try TemporaryDirectory(prefix: "build", environment: environment, claimed: true)
+        // Root's cases run as another user (`CaseIdentity`), who runs the private copies here
+        // by name; listing the folder stays root's.
+        if geteuid() == 0 { chmod(scratchFolder.path, 0o711) }
     }
 
     /// Where the executables cases run are besides `scratch`: the cache's entries.

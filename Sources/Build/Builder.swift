@@ -29,6 +29,8 @@ package struct Builder: Sendable {
         options.timeout = Self.timeout
         options.limits = Self.limits
         options.outputToFile = true
+        // No controlling terminal: what the sources make a tool do never reaches the user's.
+        options.withoutTerminal = true
         let result = try launcher.run(command, options: options)
         if result.interrupted { throw InterruptedError(command.executable) }
         // With `outputToFile` both streams are in `stdout`, in the order the tool wrote them.

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,6 +58,15 @@ static int drop_bounding_set(void) {
     return 0;
 }
 
+int asmrun_take_identity(const asmrun_spawn_request *r) {
+    if (!r->switch_identity) return 0;
+    if (getuid() == r->identity_uid && getgid() == r->identity_gid) return 0;
+    if (syscall(SYS_setgroups, 0, NULL) != 0) return errno;
+    if (syscall(SYS_setresgid, r->identity_gid, r->identity_gid, r->identity_gid) != 0) return errno;
+    if (syscall(SYS_setresuid, r->identity_uid, r->identity_uid, r->identity_uid) != 0) return errno;
+    return 0;
+}
+
 int asmrun_confine(const asmrun_spawn_request *r, asmrun_step *step) {
     *step = ASMRUN_STEP_CAPABILITIES;
     if (r->drop_capabilities && has_capabilities()) {
@@ -70,6 +80,11 @@ int asmrun_confine(const asmrun_spawn_request *r, asmrun_step *step) {
             if (code != 0) return code;
             prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
         }
+        /* While CAP_SETUID and CAP_SETGID are still there. */
+        *step = ASMRUN_STEP_IDENTITY;
+        int code = asmrun_take_identity(r);
+        if (code != 0) return code;
+        *step = ASMRUN_STEP_CAPABILITIES;
         /* No permitted or inheritable capability: no ambient one either. */
         struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
         struct __user_cap_data_struct none[2];
@@ -105,17 +120,42 @@ static void close_all_but(int *keep, int count) {
     asmrun_close_from(next);
 }
 
-/* The case's own mounts: its folder writable, a /proc of its PID namespace, read-only.
-   Returns 0 or an errno; `*proc` says whether /proc is the case's own. */
+/* The case's folder alone, writable, in an empty read-only tmpfs over the folder that holds it
+   with the other cases' (a neighbour worker's, with -j): no folder but its own is in sight, by
+   listing or by name. Its /proc/self/fd path is the host's /proc until the case's is mounted. */
+static int mount_folder(const char *folder) {
+    char parent[4096];
+    size_t length = strlen(folder);
+    const char *slash = strrchr(folder, '/');
+    if (length >= sizeof parent || !slash || slash == folder) return ENAMETOOLONG;
+    memcpy(parent, folder, (size_t)(slash - folder));
+    parent[slash - folder] = 0;
+    int kept = open(folder, O_PATH | O_CLOEXEC);
+    if (kept < 0) return errno;
+    char source[32];
+    asmrun_fd_path(source, kept);
+    int code = 0;
+    if (mount("tmpfs", parent, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=755,size=16k") != 0) code = errno;
+    if (code == 0 && mkdir(folder, 0700) != 0) code = errno;
+    if (code == 0 && mount(source, folder, NULL, MS_BIND, NULL) != 0) code = errno;
+    close(kept);
+    if (code == 0) code = asmrun_set_read_only(folder, 0, 0);
+    if (code == 0) code = asmrun_set_read_only(parent, 1, 0);
+    return code;
+}
+
+/* The case's own mounts: its folder alone, writable, and a /proc of its PID namespace,
+   read-only, that shows only the processes the case may trace (hidepid=2): PID 1, its warden
+   or init, shares asmrun's memory, and its command line is asmrun's. Returns 0 or an errno;
+   `*proc` says whether /proc is the case's own. */
 static int mount_case_view(const char *folder, int *proc) {
     if (folder) {
-        if (mount(folder, folder, NULL, MS_BIND, NULL) != 0) return errno;
-        int code = asmrun_set_read_only(folder, 0, 0);
+        int code = mount_folder(folder);
         if (code != 0) return code;
     }
     /* Refused where the host's /proc is not fully visible (masked paths in some containers):
        the case then sees the host's processes, still unable to signal or enter them. */
-    *proc = mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL) == 0;
+    *proc = mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, "hidepid=2") == 0;
     return 0;
 }
 
@@ -192,6 +232,8 @@ __attribute__((noreturn)) void asmrun_case_init(const asmrun_spawn_request *r, i
     int started[3] = {ASMRUN_STEP_NONE, 0, 0};
     int status_fd = r->status_write_fd;
     if (enters_namespaces && (errno = enter_run(r, &cgroup_fd, &started[0])) != 0) goto fail;
+    started[0] = ASMRUN_STEP_PROCESS_GROUP;
+    if (asmrun_drop_terminal(r) != 0) goto fail;
     int keep[6] = {r->stdin_fd, r->stdout_fd, r->stderr_fd, r->status_write_fd, cgroup_fd, r->serves ? r->warden_socket : -1};
     close_all_but(keep, 6);
     started[0] = ASMRUN_STEP_PROCESS_GROUP;

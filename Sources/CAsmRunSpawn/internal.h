@@ -28,6 +28,10 @@
 int asmrun_write_all(int fd, const void *bytes, size_t length);
 int asmrun_write_file(const char *path, const char *text, size_t length);
 int asmrun_move_fd(int fd, int target);
+/* Gives up asmrun's controlling terminal, when it has one and the request says so
+   (detach_terminal): /dev/tty then opens nothing and TIOCSTI reaches no terminal, in this
+   process and every one it starts. 0, or -1 with errno set. */
+int asmrun_drop_terminal(const asmrun_spawn_request *request);
 void asmrun_close_from(int first);
 /* The resources of asmrun_limits, in its order. */
 #define ASMRUN_LIMITED_RESOURCES 5
@@ -35,9 +39,17 @@ extern const int asmrun_limited_resources[ASMRUN_LIMITED_RESOURCES];
 /* Sets the limits; `known`, when not NULL, holds the limits in force (asmrun_limited_resources'
    order), which spares reading them. */
 void asmrun_apply_limits(const asmrun_limits *limits, const struct rlimit *known);
+/* "/proc/self/fd/N" (at most 32 bytes with its terminator): a path to what an O_PATH
+   descriptor holds, even once it is covered. */
+void asmrun_fd_path(char *out, int fd);
 /* Sets (read_only 1) or clears (0) the read-only flag of the mount at `path`, with `recursive`
    for every mount below it too. Returns 0 or an errno. */
 int asmrun_set_read_only(const char *path, int read_only, int recursive);
+/* Becomes the request's unprivileged user and group, without supplementary groups, unless it is
+   them already (its warden took them); raw system calls, not glibc's, which would signal every
+   thread of the process whose memory this one shares. A process with SECBIT_NO_SETUID_FIXUP
+   keeps its capabilities. 0 or an errno. */
+int asmrun_take_identity(const asmrun_spawn_request *request);
 /* Drops every capability (bounding set included, so an exec as root gains none), sets
    no_new_privs and installs the seccomp filter, as asked (what the request says is inherited
    is not set again). Returns 0 or an errno; `*step` says which part failed. */

@@ -45,8 +45,7 @@ static int map_user_to_itself(void) {
     return 0;
 }
 
-/* "/proc/self/fd/N": a path to what an O_PATH descriptor holds, even once it is covered. */
-static void fd_path(char *out, int fd) {
+void asmrun_fd_path(char *out, int fd) {
     memcpy(out, "/proc/self/fd/", 14);
     out[14 + format_unsigned(out + 14, (unsigned)fd)] = 0;
 }
@@ -75,7 +74,7 @@ static int bind_fd(int fd, const char *target) {
         if (file >= 0) close(file);
     }
     char source[40];
-    fd_path(source, fd);
+    asmrun_fd_path(source, fd);
     return mount(source, target, NULL, MS_BIND | (directory ? MS_REC : 0), NULL) == 0 ? 0 : errno;
 }
 
@@ -85,7 +84,9 @@ static int cover(const char *path) {
     return mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "mode=755,size=64k") == 0 ? 0 : errno;
 }
 
-static const char *const devices[] = {"null", "zero", "full", "random", "urandom", "tty"};
+/* No tty: a case has no controlling terminal (a session of its own), and the host's terminals
+   are no business of a case's. */
+static const char *const devices[] = {"null", "zero", "full", "random", "urandom"};
 enum { DEVICE_COUNT = sizeof devices / sizeof devices[0] };
 
 /* A minimal /dev: the harmless devices bound from the host's, the usual links, an empty shm. */
@@ -102,6 +103,24 @@ static int make_dev(const int *device_fds) {
         symlink("/proc/self/fd/1", "/dev/stdout") != 0 || symlink("/proc/self/fd/2", "/dev/stderr") != 0 ||
         mkdir("/dev/shm", 01777) != 0) {
         return errno;
+    }
+    return 0;
+}
+
+/* Covers the highest folder above `path` that others may not search (see asmrun_view's
+   `cover_private`); the walk stops at a symbolic link, a missing folder or a cover made before. */
+static int cover_private_ancestor(const char *path) {
+    char prefix[4096];
+    size_t length = strlen(path);
+    if (length >= sizeof prefix) return ENAMETOOLONG;
+    memcpy(prefix, path, length + 1);
+    for (size_t index = 1; index < length; index++) {
+        if (prefix[index] != '/') continue;
+        prefix[index] = 0;
+        struct stat info;
+        if (lstat(prefix, &info) != 0 || !S_ISDIR(info.st_mode)) return 0;
+        if (!(info.st_mode & S_IXOTH)) return cover(prefix);
+        prefix[index] = '/';
     }
     return 0;
 }
@@ -127,6 +146,9 @@ static int make_view(const asmrun_view *view) {
     const char *const covered[] = {"/tmp", "/run", "/var/run"};
     for (int index = 0; index < 3 && code == 0; index++) code = cover(covered[index]);
     if (code == 0) code = make_dev(device_fds);
+    for (int index = 0; index < count && code == 0 && view->cover_private; index++) {
+        if (kept[index] >= 0) code = cover_private_ancestor(kept_paths[index]);
+    }
     for (int index = 0; index < count && code == 0; index++) {
         if (kept[index] >= 0) code = bind_fd(kept[index], kept_paths[index]);
     }

@@ -229,6 +229,12 @@ __attribute__((noreturn)) void asmrun_warden_serve(const asmrun_spawn_request *r
         if (getrlimit(asmrun_limited_resources[index], &inherited.limits[index]) != 0) goto fail;
     }
     inherited.securebits = r->drop_capabilities && prctl(PR_SET_SECUREBITS, ASMRUN_SECUREBITS, 0, 0, 0) == 0;
+    /* The cases' user, once: with the securebits (no setuid fixup) the warden keeps its
+       capabilities, so its cases, without any, can neither trace nor read it. The change of
+       user cleared the parent-death signal. */
+    started[0] = ASMRUN_STEP_IDENTITY;
+    if (r->drop_capabilities && (errno = asmrun_take_identity(r)) != 0) goto fail;
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
     started[0] = ASMRUN_STEP_SECCOMP;
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) goto fail;
     if (r->seccomp_filter) {

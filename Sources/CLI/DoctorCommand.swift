@@ -127,8 +127,9 @@ package struct DoctorCommand: Sendable {
         var lines = ["containment of test cases:"]
         if let scratch = try? TemporaryDirectory(prefix: "doctor", environment: context.environment, claimed: true) {
             let containment = Containment(writable: scratch.path, launcher: context.launcher)
-            lines.append("  process group per case: active, ended with the case")
-            lines += containment.layers.map { "  \($0.name): \($0.active ? "active" : "unavailable"), \($0.detail)" }
+            for layer in Containment.alwaysOn + containment.layers {
+                lines.append("  \(layer.name): \(layer.active ? "active" : "unavailable"), \(layer.detail)")
+            }
             containment.close()
             scratch.remove()
         }

@@ -9,6 +9,8 @@ package final class ConsoleReporter: Sendable {
     private let console: Console
     private let verbose: Bool
     private let githubActions: Bool
+    /// This run's `::stop-commands::` token (see `LogText.fenced`).
+    private let commandToken = LogText.token()
     private let total: Int
     private let state = Mutex(State())
     /// Programs whose emulation warnings were printed (once per program, with its first case).
@@ -37,7 +39,7 @@ package final class ConsoleReporter: Sendable {
         // A pass under qemu that fails on x86 hardware: said with the program's first case,
         // passing or not (other build warnings stay with failures).
         let hardware = report.quiet ? [] : firstEmulationWarnings(report)
-        var text = hardware.map { DisplayText.escape($0.rendered) + "\n" }.joined()
+        var text = hardware.map { LogText.toolOutput($0.rendered) + "\n" }.joined()
         for group in ResultGroup.groups(of: report) where !report.quiet { text += render(group, of: report) }
         if let divergence = report.divergence {
             text +=
@@ -45,7 +47,9 @@ package final class ConsoleReporter: Sendable {
                 + indent(colorDiff(DisplayText.escapeLines(divergence)))
         }
         if githubActions && !report.quiet {
-            text += GitHubAnnotations.render(report) + GitHubAnnotations.render(hardware, program: report.program)
+            text =
+                LogText.fenced(text, token: commandToken) + GitHubAnnotations.render(report)
+                + GitHubAnnotations.render(hardware, program: report.program)
         }
         state.withLock { state in
             clearProgress(&state.progressShown)
@@ -127,10 +131,10 @@ package final class ConsoleReporter: Sendable {
                 text += indent(diff.stream + ":\n" + colorDiff(DisplayText.escapeLines(diff.text)))
             }
             // Tool output (nasm's `file:line: error:`) stays unindented for problem matchers.
-            if !result.detail.isEmpty { text += DisplayText.escapeLines(result.detail) + "\n" }
+            if !result.detail.isEmpty { text += LogText.toolOutput(result.detail) + "\n" }
             text += crash(result)
             let remarks = EmulationWarning.removing(from: result.buildRemarks)
-            if !remarks.isEmpty { text += DisplayText.escapeLines(remarks) + "\n" }
+            if !remarks.isEmpty { text += LogText.toolOutput(remarks) + "\n" }
             return text
         }
     }

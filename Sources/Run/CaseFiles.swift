@@ -4,13 +4,24 @@ import Support
 /// The files around a case: put into its folder before it runs, collected after it ran.
 enum CaseFiles {
     /// Copies the tree of `folder` (when there is one) into `workspace`, then writes `files`
-    /// (relative paths); returns every input as placed, by relative path.
-    static func place(folder: String?, files: [(name: String, bytes: [UInt8])], in workspace: String) throws -> [String: [UInt8]] {
+    /// (relative paths); returns every input as placed, by relative path. Every file and folder
+    /// placed is given to the case's user (`handOver`), which may change or remove it.
+    static func place(
+        folder: String?, files: [(name: String, bytes: [UInt8])], in workspace: String, handOver: (String) throws -> Void
+    ) throws -> [String: [UInt8]] {
         var placed: [String: [UInt8]] = [:]
         if let folder { try copyTree(folder, to: workspace, relative: "", into: &placed) }
         for (name, bytes) in files {
             try write(bytes, to: workspace + "/" + name, name: name)
             placed[name] = bytes
+        }
+        var handed: Set<String> = []
+        for name in placed.keys {
+            var path = name
+            while !path.isEmpty, handed.insert(path).inserted {
+                try handOver(workspace + "/" + path)
+                path = PathName.directory(of: path)
+            }
         }
         return placed
     }
@@ -51,6 +62,13 @@ enum CaseFiles {
         let directory = relative.isEmpty ? source : source + "/" + relative
         for name in (try? Files.list(directory)) ?? [] where !name.hasPrefix(".") {
             let path = relative.isEmpty ? name : relative + "/" + name
+            // Links may point at the program's own files, never out of its folder.
+            if let target = Files.escapingLink(source + "/" + path, folder: PathName.directory(of: source)) {
+                throw FileError(
+                    path: source + "/" + path,
+                    problem: "is a symbolic link out of the program's folder (to \(target.displayEscaped)): not copied",
+                    fix: "put the file itself there")
+            }
             if Files.isDirectory(source + "/" + path) {
                 try copyTree(source, to: target, relative: path, into: &placed)
             } else if let bytes = try? Files.read(source + "/" + path) {

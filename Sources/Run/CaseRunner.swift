@@ -95,6 +95,7 @@ package struct CaseRunner: Sendable {
             made?.remove()
             warden?.sweep()
         }
+        if let made { try handOver(made.path) }
         let prepared = try prepare(
             input, in: folder, executable: executable, length: length, stem: stem, argv0: argv0, runner: runner,
             limits: limits)
@@ -130,6 +131,7 @@ package struct CaseRunner: Sendable {
     ) throws -> CrashReport? {
         let workspace = try TemporaryDirectory(prefix: "case", environment: ["TMPDIR": scratch])
         defer { workspace.remove() }
+        try handOver(workspace.path)
         var prepared = try prepare(
             input, in: workspace.path, executable: program.executable, stem: stem, argv0: argv0, runner: runner, limits: limits)
         // gdb itself needs more room than the program alone.
@@ -156,7 +158,7 @@ package struct CaseRunner: Sendable {
         _ input: CaseInput, in workspace: String, executable: String, length: Int? = nil, stem: String, argv0: String?,
         runner: Runner, limits: CaseLimits
     ) throws -> Prepared {
-        let inputs = try CaseFiles.place(folder: input.fileFolder, files: input.files, in: workspace)
+        let inputs = try CaseFiles.place(folder: input.fileFolder, files: input.files, in: workspace, handOver: handOver)
         var programPath = executable
         if case .custom = runner.kind {
             // A prefix runner sees `./name` relative to the case folder, so argv[0] is stable. A
@@ -174,12 +176,27 @@ package struct CaseRunner: Sendable {
         launch.stdout = .capture(limit: limits.outputLimit)
         launch.stderr = .capture(limit: limits.outputLimit)
         launch.timeout = limits.timeout
+        // No controlling terminal, in the crash report's second run too: nothing a case does
+        // reaches the terminal asmrun runs in (its screen, or its input with TIOCSTI).
+        launch.withoutTerminal = true
         let defaults = Self.defaultLimits(
             timeout: limits.timeout, processes: containment?.processLimit, native: runner.kind == .native)
         launch.limits = limits.resources.filled(from: defaults)
+        // pids.max counts the case's processes; RLIMIT_NPROC would count every process of its
+        // user on the host, root's cases beside it included (they run as one user).
+        if containment?.countsProcessesInCgroups == true { launch.limits.processes = nil }
         launch.isolation = containment?.namespaces
         launch.confinement = containment?.confinement ?? Confinement()
         return Prepared(command: command, launch: launch, inputs: inputs, programPath: programPath)
+    }
+
+    /// Gives a case's folder, or a file put in it, to the user cases run as (see `CaseIdentity`).
+    private func handOver(_ path: String) throws {
+        guard containment?.handOver(path) ?? true else {
+            throw FileError(
+                path: path, problem: "cannot be given to the user cases run as (\(errorText()))", fix: "check the scratch folder (TMPDIR)",
+                category: .environment)
+        }
     }
 
     /// The fixed case environment, so output does not depend on who runs the suite or where.

@@ -130,7 +130,10 @@ package struct CrashProbe: Sendable {
             report.location = FileLocation(own(last) ?? last.path, line: last.line)
             report.ranPastEnd = true
         }
-        if let location = report.location, let line = location.line { report.sourceLine = Self.line(line, of: location.path) }
+        // Only the program's own sources are quoted: `%line N+0 /etc/shadow` names any file.
+        if let location = report.location, let line = location.line, let source = own(location) {
+            report.sourceLine = Self.line(line, of: source)
+        }
         report.access = Self.access(report)
         report.hints =
             CrashHints(
@@ -171,9 +174,9 @@ package struct CrashProbe: Sendable {
         command.workingDirectory = workingDirectory
         var gdbOptions = options
         gdbOptions.stdin = .empty
-        // gdb reaches qemu's socket from asmrun's own namespaces: no case namespaces of its own
-        // either (they would copy asmrun's mount namespace, not the run's private view).
-        gdbOptions.isolation = nil
+        // gdb reaches qemu's socket through the run's view, where the case folders are in sight
+        // (read-only: a socket is reached all the same), as the case's user; it has no case
+        // namespaces of its own, which would hide the other case folders.
         gdbOptions.confinement.caseNamespaces = false
         // qemu ends when gdb kills the program, or at the case's timeout.
         return Gdbstub.serve(qemu, options: options, socket: socket, launcher: launcher, end: {}) {
@@ -181,9 +184,11 @@ package struct CrashProbe: Sendable {
         } ?? nil
     }
 
-    /// gdb's settings, then `commands`, each as its own `-ex` (an error in one does not stop the rest).
+    /// No script the program carries (`.debug_gdb_scripts`) or names runs, whatever the host's
+    /// gdb would auto-load: before gdb reads the executable (`-iex`), then gdb's settings, then
+    /// `commands`, each as its own `-ex` (an error in one does not stop the rest).
     private func gdb(_ commands: [String]) -> [String] {
-        (GdbTranscript.settings + commands).flatMap { ["-ex", $0] }
+        ["-iex", "set auto-load off"] + (GdbTranscript.settings + commands).flatMap { ["-ex", $0] }
     }
 
     /// Run the program as it was run: its own arguments, no shell, none of gdb's variables.

@@ -63,7 +63,7 @@ extension Containment {
     private func startWarden(_ namespaces: Namespaces, limit: Int?) -> Warden? {
         let index = counter.add(1, ordering: .relaxed).newValue
         let folder = writable + "/warden-\(index)"
-        guard mkdir(folder, 0o700) == 0 else {
+        guard mkdir(folder, 0o700) == 0, handOver(folder) else {
             wardens.disable()
             return nil
         }
@@ -101,12 +101,15 @@ extension Containment {
                 request.stdout_fd = -1
                 request.stderr_fd = -1
                 request.new_process_group = 1
+                // Its cases have no controlling terminal.
+                request.detach_terminal = 1
                 request.cgroup_procs = cProcs
                 request.user_ns_fd = namespaces.userNamespace
                 request.net_ns_fd = namespaces.networkNamespace
                 request.mnt_ns_fd = namespaces.mountNamespace
                 request.case_namespaces = 1
                 request.drop_capabilities = confinement.dropCapabilities ? 1 : 0
+                request.take(confinement.identity)
                 guard let filter = confinement.seccomp?.program else {
                     return SpawnGate.spawning { asmrun_warden_start(&request, &started, &step) }
                 }

@@ -5,6 +5,8 @@ import Synchronization
 /// Keeps test cases from hurting the run, the machine or each other, with every layer the host
 /// allows (`layers`, as `asmrun doctor` lists them):
 /// - a process group per case (always), ended whole when the case ends;
+/// - no controlling terminal (always): asmrun's is given up, /dev/tty is not in the view, and
+///   the filter refuses TIOCSTI;
 /// - PID, IPC, UTS and mount namespaces per worker thread, with a warden as PID 1 that runs the
 ///   worker's cases one after another and ends every process and IPC object a case left when its
 ///   program ends (`Warden`; per case, with an init of its own, where no warden starts); only the
@@ -48,6 +50,9 @@ package final class Containment: Sendable {
     package init(writable: String, visible: [String] = [], isolate: Bool = true, launcher: any ProcessLaunching) {
         let root = geteuid() == 0
         self.writable = writable
+        // Cases of root's run as another user (`CaseIdentity`): they may pass through the
+        // folder of their folders, not list it.
+        if root { chmod(writable, 0o711) }
         let setup = NamespaceSetup(scratch: writable, visible: visible, root: root, isolate: isolate, launcher: launcher)
         namespaces = setup.namespaces
         confinement = setup.confinement
@@ -79,9 +84,18 @@ package final class Containment: Sendable {
         self.notes = notes
     }
 
+    /// The layers every host has, as `name: detail` lines.
+    package static let alwaysOn = [
+        ContainmentLayer.on("process group per case", "ended with the case"),
+        .on(
+            "terminal",
+            "cases, their crash reports' second runs and builds give up asmrun's controlling terminal: "
+                + "no /dev/tty, no TIOCSTI into your shell (the filter refuses it too)"),
+    ]
+
     /// One line per active layer.
     package var active: [String] {
-        ["process group per case, ended with the case"] + layers.filter(\.active).map(\.line)
+        (Self.alwaysOn + layers.filter(\.active)).map(\.line)
     }
 
     /// The unavailable namespace layers in one note, and the capability and filter layers.
@@ -100,6 +114,17 @@ package final class Containment: Sendable {
         }
         return notes
     }
+
+    /// Gives `path` (a case's folder, or a file put in it) to the user cases run as; false when
+    /// that fails. Nothing to do where cases run as asmrun's user.
+    package func handOver(_ path: String) -> Bool {
+        guard let identity = confinement.identity else { return true }
+        return lchown(path, identity.uid, identity.gid) == 0
+    }
+
+    /// Whether cgroups bound the cases' processes (pids.max): RLIMIT_NPROC, which counts every
+    /// process of the case's user on the host, is then left as it is.
+    package var countsProcessesInCgroups: Bool { cgroups != nil }
 
     /// Starts a case: its cgroup (if any) is created with `processes` (or the default) as
     /// pids.max, the case's init counted on top; pass `procsFile` to the launcher.

@@ -39,6 +39,10 @@ package struct LaunchOptions: Sendable, Equatable {
     package var killGrace: Double = 0.5
     /// Puts the child in its own process group, so its whole tree can be ended.
     package var newProcessGroup = true
+    /// The child gives up asmrun's controlling terminal (TIOCNOTTY): it cannot open /dev/tty,
+    /// write to the user's screen or push input into the user's shell (TIOCSTI). For cases and
+    /// builds, never for run mode's program.
+    package var withoutTerminal = false
     package var limits = ResourceLimits()
     /// The file of a cgroup the child joins before exec by writing `0` (`CgroupTree.joinFile`).
     package var cgroupProcs: String?

@@ -1,4 +1,18 @@
 extension NamespaceSetup {
+    /// The user layer: whom cases run as.
+    static func describe(identity: CaseIdentity?, root: Bool, problems: [String]) -> ContainmentLayer {
+        guard root else { return .off("user", "not root: cases run as you (files you may read are theirs to read)") }
+        guard let identity else {
+            let why = problems.isEmpty ? "" : ": " + problems.joined(separator: "; ")
+            return .off(
+                "user", "cases run as root without capabilities, and read what root owns (another user needs the mount namespace)\(why)")
+        }
+        return .on(
+            "user",
+            "cases run as nobody (\(identity.description), no supplementary groups): files only root may read are closed "
+                + "to them; their folder is theirs, and what they run is reached through covered private folders")
+    }
+
     /// The pid, ipc, uts, net, mount, caps and seccomp layers of what was chosen.
     static func describe(
         _ namespaces: Namespaces?, _ confinement: Confinement, _ filter: SeccompFilter?, privateProc: Bool, root: Bool,
@@ -13,7 +27,8 @@ extension NamespaceSetup {
                 .on(
                     "pid",
                     "a PID namespace per worker\(how), whose warden ends every process a case left before the next "
-                        + "(per case where no warden starts): a case sees and signals only its own processes\(proc)"),
+                        + "(per case where no warden starts): a case sees and signals only its own processes "
+                        + "(its /proc has hidepid=2: the warden, whose command line is asmrun's, is out of sight)\(proc)"),
                 .on("ipc", "an IPC namespace per worker: SysV objects and POSIX message queues removed after each case"),
                 .on("uts", "a UTS namespace per worker, host name `asmrun`"),
             ]
@@ -30,7 +45,8 @@ extension NamespaceSetup {
             layers.append(
                 .on(
                     "mount",
-                    "only the worker's folder is writable: its cases work in it, one after another, and it is emptied after each; "
+                    "only the worker's folder is writable and in sight (the folder of case folders is an empty tmpfs): "
+                        + "its cases work in it, one after another, and it is emptied after each; "
                         + "fresh read-only tmpfs over /tmp, /run, /var/run and /dev/shm, "
                         + "a minimal /dev, the rest of the file system read-only"))
         } else if let namespaces, namespaces.mountNamespace >= 0 {

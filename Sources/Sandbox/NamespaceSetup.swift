@@ -32,13 +32,17 @@ struct NamespaceSetup {
         if case .failure(let problem) = seccomp { problems.append("seccomp: \(problem)") }
         var privateProc = false
         var chosen: (Namespaces?, Confinement)?
+        let identity: CaseIdentity? = root ? .nobody : nil
         // Case folders read-only to all but their own case, then the scratch folder writable to
         // every case, then no namespaces: each with the most confinement that works.
         if !isolate { problems.append("--no-isolation") }
         for writableScratch in [false, true] where chosen == nil && isolate {
             let made = Self.make(scratch: scratch, visible: visible, writable: writableScratch, root: root, problems: &problems)
             guard made.networkNamespace >= 0 || made.mountNamespace >= 0 else { break }
-            for candidate in Self.candidates(filter, caseNamespaces: !writableScratch && made.mountNamespace >= 0) {
+            let caseNamespaces = !writableScratch && made.mountNamespace >= 0
+            // Another user reaches what it runs only through the view's covers (`cover_private`).
+            let user = made.mountNamespace >= 0 ? identity : nil
+            for candidate in Self.candidates(filter, caseNamespaces: caseNamespaces, identity: user) {
                 switch Self.tryCase(made, candidate, folder: scratch, launcher: launcher) {
                 case .success(let proc):
                     chosen = (made, candidate)
@@ -51,7 +55,7 @@ struct NamespaceSetup {
             if chosen == nil { made.close() }
         }
         if chosen == nil {
-            for candidate in Self.candidates(filter, caseNamespaces: false) {
+            for candidate in Self.candidates(filter, caseNamespaces: false, identity: nil) {
                 if case .success = Self.tryCase(nil, candidate, folder: scratch, launcher: launcher) {
                     chosen = (nil, candidate)
                     break
@@ -61,14 +65,18 @@ struct NamespaceSetup {
         namespaces = chosen?.0
         confinement = chosen?.1 ?? Confinement()
         layers = Self.describe(namespaces, confinement, filter, privateProc: privateProc, root: root, problems: problems)
+        layers.append(Self.describe(identity: confinement.identity, root: root, problems: problems))
     }
 
     /// The confinements worth trying, most confining first.
-    private static func candidates(_ filter: SeccompFilter?, caseNamespaces: Bool) -> [Confinement] {
+    private static func candidates(_ filter: SeccompFilter?, caseNamespaces: Bool, identity: CaseIdentity?) -> [Confinement] {
         var list: [Confinement] = []
         for own in caseNamespaces ? [true, false] : [false] {
-            if let filter { list.append(Confinement(caseNamespaces: own, dropCapabilities: true, seccomp: filter)) }
-            list.append(Confinement(caseNamespaces: own, dropCapabilities: true))
+            for seccomp in filter.map({ [$0, nil] }) ?? [nil] {
+                for user in identity.map({ [$0, nil] }) ?? [nil] {
+                    list.append(Confinement(caseNamespaces: own, dropCapabilities: true, seccomp: seccomp, identity: user))
+                }
+            }
         }
         return list
     }
@@ -82,8 +90,10 @@ struct NamespaceSetup {
         defer { paths.forEach { free($0) } }
         let code = scratch.withCString { cScratch in
             paths.map { UnsafePointer($0) }.withUnsafeBufferPointer { list in
+                // As root, cases run as another user (`CaseIdentity`), who must reach what they run.
                 var view = asmrun_view(
-                    scratch: cScratch, visible: list.baseAddress, visible_count: Int32(list.count), scratch_writable: writable ? 1 : 0)
+                    scratch: cScratch, visible: list.baseAddress, visible_count: Int32(list.count), scratch_writable: writable ? 1 : 0,
+                    cover_private: root ? 1 : 0)
                 return asmrun_make_namespaces(
                     &view, root ? 0 : 1, &made.userNamespace, &made.networkNamespace, &made.mountNamespace, &step)
             }
@@ -94,10 +104,15 @@ struct NamespaceSetup {
         return made
     }
 
-    /// Runs `true` as a case would run; whether /proc was the case's own, or what went wrong.
+    /// Runs `true` as a case would run, in a folder of its own in `folder`; whether /proc was
+    /// the case's own, or what went wrong.
     private static func tryCase(
-        _ namespaces: Namespaces?, _ confinement: Confinement, folder: String, launcher: any ProcessLaunching
+        _ namespaces: Namespaces?, _ confinement: Confinement, folder scratch: String, launcher: any ProcessLaunching
     ) -> Result<Bool, LaunchError> {
+        let folder = scratch + "/probe"
+        mkdir(folder, 0o700)
+        defer { rmdir(folder) }
+        if let identity = confinement.identity { chown(folder, identity.uid, identity.gid) }
         var options = LaunchOptions()
         options.isolation = namespaces
         options.confinement = confinement

@@ -64,6 +64,7 @@ package struct PosixLauncher: ProcessLaunching {
                     request.stdout_fd = pipes.childStdout
                     request.stderr_fd = pipes.childStderr
                     request.new_process_group = options.newProcessGroup ? 1 : 0
+                    request.detach_terminal = options.withoutTerminal ? 1 : 0
                     request.cgroup_procs = cgroup
                     request.user_ns_fd = options.isolation?.userNamespace ?? -1
                     request.net_ns_fd = options.isolation?.networkNamespace ?? -1
@@ -107,6 +108,7 @@ package struct PosixLauncher: ProcessLaunching {
         request.case_folder = request.cwd
         request.status_read_fd = pipes.statusReader
         request.drop_capabilities = confinement.dropCapabilities ? 1 : 0
+        request.take(confinement.identity)
         guard let filter = confinement.seccomp?.program else { return body(&request) }
         return filter.withUnsafeBytes { bytes in
             request.seccomp_filter = bytes.baseAddress
@@ -131,7 +133,7 @@ package struct PosixLauncher: ProcessLaunching {
         let name = command.executable
         switch step {
         case ASMRUN_STEP_FORK: return "\(name): fork failed"
-        case ASMRUN_STEP_PROCESS_GROUP: return "\(name): no process group"
+        case ASMRUN_STEP_PROCESS_GROUP: return "\(name): no process group of its own, or asmrun's terminal kept"
         case ASMRUN_STEP_CGROUP: return "\(name): joining its cgroup failed"
         case ASMRUN_STEP_USER_NAMESPACE: return "\(name): entering the user namespace failed"
         case ASMRUN_STEP_NETWORK_NAMESPACE: return "\(name): entering the network namespace failed"
@@ -143,8 +145,19 @@ package struct PosixLauncher: ProcessLaunching {
         case ASMRUN_STEP_CAPABILITIES: return "\(name): dropping its capabilities failed"
         case ASMRUN_STEP_SECCOMP: return "\(name): installing its system call filter failed"
         case ASMRUN_STEP_INIT: return "\(name): its namespace's init ended before starting it"
+        case ASMRUN_STEP_IDENTITY: return "\(name): becoming the unprivileged user cases run as failed"
         default: return name
         }
+    }
+}
+
+extension asmrun_spawn_request {
+    /// Runs the program as `identity` (see `CaseIdentity`), when there is one.
+    mutating func take(_ identity: CaseIdentity?) {
+        guard let identity else { return }
+        switch_identity = 1
+        identity_uid = identity.uid
+        identity_gid = identity.gid
     }
 }
 

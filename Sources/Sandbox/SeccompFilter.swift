@@ -10,7 +10,7 @@ import Glibc
 /// boundary: mounting and every new mount API call, pivot_root and chroot, entering or making
 /// namespaces (setns, unshare, clone with a CLONE_NEW* flag; clone3 answers ENOSYS, so C
 /// libraries fall back to clone), attaching to other processes (PTRACE_ATTACH and PTRACE_SEIZE,
-/// process_vm_readv/writev), kexec, bpf, the keyring, kernel modules, reboot, swap, quotas,
+/// process_vm_readv/writev), pushing input into a terminal (TIOCSTI, TIOCLINUX), kexec, bpf, the keyring, kernel modules, reboot, swap, quotas,
 /// accounting, the clock, perf events, userfaultfd, io_uring (its operations bypass seccomp),
 /// and file handles (open_by_handle_at reaches files outside any mount). Native and 32-bit x86
 /// programs are filtered alike; a system call of any other architecture, x32 included (system
@@ -59,7 +59,7 @@ package struct SeccompFilter: Sendable, Equatable {
         return export(context)
     }
 
-    /// ptrace attaching, clone with a namespace flag, clone3.
+    /// ptrace attaching, clone with a namespace flag, clone3, terminal input injection.
     private static func addArgumentRules(_ context: scmp_filter_ctx, _ eperm: UInt32) -> SeccompUnavailable? {
         let ptrace = seccomp_syscall_resolve_name("ptrace")
         for request in [16, 0x4206] {  // PTRACE_ATTACH, PTRACE_SEIZE
@@ -73,6 +73,15 @@ package struct SeccompFilter: Sendable, Equatable {
             var compare = scmp_arg_cmp(arg: 0, op: SCMP_CMP_MASKED_EQ, datum_a: flag, datum_b: flag)
             let code = seccomp_rule_add_array(context, eperm, clone, 1, &compare)
             if code != 0 { return SeccompUnavailable("refusing clone with namespaces", code) }
+        }
+        // TIOCSTI pushes input into a terminal, TIOCLINUX's selection paste too (bubblewrap's
+        // filter): a case has no terminal, and this holds wherever one would reach it. The
+        // kernel reads the request as 32 bits: the mask keeps high bits from slipping past.
+        let ioctl = seccomp_syscall_resolve_name("ioctl")
+        for request in [0x5412, 0x541C] {  // TIOCSTI, TIOCLINUX
+            var compare = scmp_arg_cmp(arg: 1, op: SCMP_CMP_MASKED_EQ, datum_a: 0xFFFF_FFFF, datum_b: UInt64(request))
+            let code = seccomp_rule_add_array(context, eperm, ioctl, 1, &compare)
+            if code != 0 { return SeccompUnavailable("refusing terminal input injection", code) }
         }
         let clone3 = seccomp_syscall_resolve_name("clone3")
         if clone3 != __NR_SCMP_ERROR {

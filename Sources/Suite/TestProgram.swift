@@ -75,11 +75,23 @@ package struct TestProgram: Sendable {
             case .file(let file): program = try Program.load(file: file)
             case .folder(let folder): program = try Program.load(folder: folder)
             }
+            for path in [expectationPath, base + ".files"] { try Self.refuseEscapingLink(path) }
             if let file = try ExpectationFile.load(expectationPath) { expectations = file }
         } catch {
             problem = "\(error)"
             problemLocation = (error as? any AsmRunError)?.location
         }
+    }
+
+    /// A `.expect` file or `.files` folder that is a symbolic link out of the folder holding it
+    /// is not read: its target (/etc/shadow, /proc/self/environ) would reach the log, the
+    /// reports and the case.
+    static func refuseEscapingLink(_ path: String) throws {
+        let folder = PathName.directory(of: path)
+        guard let target = Files.escapingLink(path, folder: folder.isEmpty ? "." : folder) else { return }
+        throw FileError(
+            path: path, problem: "is a symbolic link out of the program's folder (to \(target.displayEscaped)): not read",
+            fix: "put the file itself there, or a link to a file beside it")
     }
 
     /// `NAME` for `NAME.asm`, `FOLDER/FOLDER` for a folder: its expectations are that + `.expect`.

@@ -11,6 +11,8 @@ final class AttackFixtures {
     let base: String
     /// A folder outside every case, writable by the user: nothing may appear in it.
     let outside: String
+    /// A file only root may read (mode 0600), as /etc/shadow is.
+    let privateFile: String
     let socketDirectory: String
     let listener: Int32
     let victim: Process
@@ -30,6 +32,10 @@ final class AttackFixtures {
         outside = base + "/outside"
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: false)
         chmod(outside, 0o777)
+        privateFile = base + "/private"
+        try Fixture.write("root's secret\n", to: privateFile)
+        chown(privateFile, 0, 0)
+        chmod(privateFile, 0o600)
         socketDirectory = try Self.directory(in: "/tmp")
         listener = try Self.listen(at: socketDirectory + "/host.sock")
         let queue = msgget(SandboxTests.queueKey, IPC_CREAT | 0o600)
@@ -96,7 +102,7 @@ final class AttackFixtures {
     private func expectation(_ program: String, _ cases: [(name: String, args: String, stdout: String)]) -> String {
         let values = [
             "{outside}": outside, "{socket}": socketDirectory + "/host.sock", "{victim}": "\(victim.processIdentifier)",
-            "{queue}": "\(SandboxTests.queueKey)",
+            "{queue}": "\(SandboxTests.queueKey)", "{private}": privateFile,
         ]
         return cases.map { testCase in
             var args = testCase.args

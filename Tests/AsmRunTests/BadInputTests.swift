@@ -58,7 +58,9 @@ struct BadInputTests {
         #expect(!everything.contains("\u{1b}"), "no escape byte reaches the terminal")
         let lines = everything.split(separator: "\n")
         #expect(!lines.contains { $0.hasPrefix("PASS") }, "no forged PASS line: \(everything)")
-        #expect(lines.filter { $0.hasPrefix("::") }.count == 1, "one annotation, no forged ::warning: \(everything)")
+        // What GitHub's runner obeys: the name's `::` puts the case's text between stop-commands.
+        let obeyed = ReportAttackTests.workflowCommands(in: everything)
+        #expect(obeyed.count == 1 && obeyed.first?.hasPrefix("::error") == true, "one annotation, no forged ::warning: \(everything)")
         #expect(everything.contains("FAIL  \(directory)/x\\nPASS  everything.asm\\n::warning::forged.asm:\\e[2Jclear [qemu]"))
         let annotation = try #require(lines.first { $0.hasPrefix("::error") })
         #expect(annotation.hasPrefix("::error file=\(directory)/x\\nPASS  everything.asm\\n%3A%3Awarning%3A%3Aforged.expect,line=1,title="))

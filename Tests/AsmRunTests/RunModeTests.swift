@@ -259,7 +259,8 @@ struct RunModeTests {
         #expect(doctor.status == .exited(0))
         #expect(doctor.stdout.contains("nasm: /"))
         #expect(doctor.stdout.contains("qemu elf64: available"))
-        #expect(doctor.stdout.contains("containment of test cases:\n  process group per case: active"))
+        #expect(
+            doctor.stdout.contains("containment of test cases:\n  process group per case: active, ended with the case\n  terminal: active"))
         let arm = try Fixture.asmrun(["doctor"], environment: ["ASMRUN_HOST_ARCH": "aarch64"])
         #expect(arm.stdout.contains("host: aarch64 (simulated by ASMRUN_HOST_ARCH)"))
         #expect(arm.stdout.contains("native elf64: native runner unavailable"))

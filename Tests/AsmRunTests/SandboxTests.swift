@@ -27,6 +27,11 @@ struct SandboxTests {
         ("attack_socket", [("default", "{socket}", "socket: unreachable\n")]),
         ("attack_kill_parent", [("default", "", "")]),
         ("attack_kill_other", [("default", "{victim}", "kill: refused\n")]),
+        ("attack_tty", [("default", "", "tty: none\ntiocsti: refused\n")]),
+        // A file of root's, mode 0600: as root too, cases run as nobody.
+        ("attack_private", [("default", "{private}", "private: refused\n")]),
+        // Its PID 1 shares asmrun's memory: its command line is asmrun's.
+        ("attack_proc_one", [("default", "--runner", "cmdline: hidden\nenviron: hidden\n")]),
         // One case after the other in one warden: what the first makes is gone for the second.
         (
             "attack_leftovers",
@@ -38,7 +43,8 @@ struct SandboxTests {
         // After attack_remount in the same run, at -j1: an innocent case inherits no remount.
         ("writes_files", [("default", "{outside}/innocent", "cwd: ok\noutside: blocked\n")]),
     ]
-    static let neighbours = [("attacker", "attacker", "attacker: blocked\n"), ("victim", "victim", "victim: intact\n")]
+    /// A case sees no folder but its own: not its neighbour's, listed or guessed.
+    static let neighbours = [("attacker", "attacker", "attacker: no neighbour\n"), ("victim", "victim", "victim: intact\n")]
     /// "AS" and the pid: `make stress`'s battery (a key of its own) may run beside these tests.
     static let queueKey = key_t(0x4153_0000 | (getpid() & 0xFFFF))
 

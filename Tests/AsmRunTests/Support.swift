@@ -188,7 +188,8 @@ final class Readiness {
 
     init(in directory: String) throws {
         path = directory + "/ready.fifo"
-        guard mkfifo(path, 0o666) == 0 else { throw POSIXError(.EEXIST) }
+        // Writable by everyone, whatever the umask: root's cases run as nobody.
+        guard mkfifo(path, 0o666) == 0, chmod(path, 0o666) == 0 else { throw POSIXError(.EEXIST) }
         reader = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         keeper = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
     }

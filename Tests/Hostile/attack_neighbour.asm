@@ -1,7 +1,9 @@
 ; Two cases of one program run side by side (-j2). `victim` marks its folder and waits up to
 ; 2 s for a file to appear in it; `attacker` looks for the marked folder beside its own, or
-; beside its own folder's parent (each warden's cases have their folders in its own), and
-; creates a file in it. Contained: "attacker: blocked", "victim: intact".
+; beside its own folder's parent (each warden's cases have their folders in its own), or, where
+; those cannot be listed, by the names wardens give their folders (../warden-N), reads the
+; mark and creates a file beside it. Contained: "attacker: no neighbour" (a case sees no folder
+; but its own), "victim: intact".
 %include "attack.inc"
 section .data
 marker:  db "victim-here", 0
@@ -13,6 +15,7 @@ grandparent: db "../..", 0
 slash:   db "/", 0
 slash_marker: db "/victim-here", 0
 slash_intruder: db "/intruder", 0
+warden_prefix: db "../warden-", 0
 text written, "attacker: written"
 text blocked, "attacker: blocked"
 text alone, "attacker: no neighbour"
@@ -123,10 +126,46 @@ find_victim:
 .close: mov     edi, ebx
         mov     eax, SYS_close
         syscall
-.none:  mov     eax, 1
+.none:  call    guess
 .done:  pop     r12
         pop     rbp
         pop     rbx
+        ret
+
+; Tries the names wardens give their folders, ../warden-1 to ../warden-64; rax = 0 and path =
+; the folder holding "victim-here" (rdi at its end) when found, else rax = 1.
+guess:
+        push    r12
+        mov     r12d, 1
+.try:   lea     rdi, [rel path]
+        lea     rsi, [rel warden_prefix]
+        call    append_string
+        mov     eax, r12d
+        call    append_decimal
+        push    rdi
+        lea     rsi, [rel slash_marker]
+        call    append_string
+        mov     eax, SYS_open
+        lea     rdi, [rel path]
+        xor     esi, esi
+        syscall
+        pop     rdi
+        test    rax, rax
+        jns     .found
+        inc     r12d
+        cmp     r12d, 64
+        jbe     .try
+        mov     eax, 1
+        pop     r12
+        ret
+.found: push    rdi
+        mov     edi, eax
+        mov     eax, SYS_close
+        syscall
+        pop     rdi
+        mov     byte [rdi], 0
+        xor     eax, eax
+        pop     r12
         ret
 
 ; Looks through the folder `prefix` (ending in "/") for a folder holding "victim-here"; rax = 0

@@ -30,7 +30,11 @@ ATTACKS = {
     "attack_socket": ([("default", ["{socket}"], "socket: unreachable\n")], []),
     "attack_kill_parent": ([("default", [], "")], []),
     "attack_kill_other": ([("default", ["{victim}"], "kill: refused\n")], []),
-    "attack_neighbour": ([("attacker", ["attacker"], "attacker: blocked\n"), ("victim", ["victim"], "victim: intact\n")],
+    "attack_private": ([("default", ["{private}"], "private: refused\n")], []),
+    "attack_proc_one": ([("default", ["--runner"], "cmdline: hidden\nenviron: hidden\n")], []),
+    # Without a terminal around asmrun here; TerminalTests runs it under a pseudo-terminal.
+    "attack_tty": ([("default", [], "tty: none\ntiocsti: refused\n")], []),
+    "attack_neighbour": ([("attacker", ["attacker"], "attacker: no neighbour\n"), ("victim", ["victim"], "victim: intact\n")],
                          ["-j", "2"]),
     # One case after the other in one warden: what the first makes is gone for the second.
     "attack_leftovers": ([("plant", ["plant", "{queue}"], "ipc: planted\nfile: [..]\n"),
@@ -95,6 +99,11 @@ class Fixtures:
         self.outside = os.path.join(self.base, "outside")
         os.mkdir(self.outside)
         os.chmod(self.outside, 0o777)
+        # A file only root may read, as /etc/shadow is (the battery runs as root).
+        self.private = os.path.join(self.base, "private")
+        with open(self.private, "w") as file:
+            file.write("root's secret\n")
+        os.chmod(self.private, 0o600)
         self.socket_dir = tempfile.mkdtemp(prefix="asmrun-battery-", dir="/tmp")
         os.chmod(self.socket_dir, 0o755)
         self.socket_path = os.path.join(self.socket_dir, "host.sock")
@@ -114,7 +123,7 @@ class Fixtures:
 
     def values(self):
         return {"outside": self.outside, "socket": self.socket_path, "victim": str(self.victim.pid),
-                "queue": str(QUEUE_KEY)}
+                "queue": str(QUEUE_KEY), "private": self.private}
 
     def close(self):
         libc = ctypes.CDLL(None)

@@ -23,6 +23,7 @@ typedef struct {
     int stdout_fd;
     int stderr_fd;
     int new_process_group;       // 1: setpgid(0, 0) in the child
+    int detach_terminal;         // 1: without asmrun's controlling terminal (TIOCNOTTY), in asmrun's session
     const char *cgroup_procs;    // a cgroup file (cgroup.procs, or tasks on v1) the single-threaded child writes 0 to before exec, or NULL
     int user_ns_fd;              // a user namespace to enter first (setns), or -1
     int net_ns_fd;               // a network namespace to enter (setns), or -1
@@ -36,6 +37,11 @@ typedef struct {
     int status_read_fd;          // with case_namespaces: the reports (asmrun_case_report)
     int status_write_fd;         // its write end, which asmrun_spawn closes (whatever happens)
     int drop_capabilities;       // 1: no capabilities at all, and no_new_privs
+    /* With drop_capabilities: become this unprivileged user and group (no supplementary groups)
+       first, as asmrun is root; a warden does so once for all its cases. */
+    int switch_identity;
+    unsigned identity_uid;
+    unsigned identity_gid;
     const void *seccomp_filter;  // a struct sock_filter program installed before exec, or NULL
     unsigned short seccomp_length;
     int *proc_mounted;           // out, may be NULL: the case got a /proc of its own
@@ -74,6 +80,7 @@ typedef enum {
     ASMRUN_STEP_CAPABILITIES,
     ASMRUN_STEP_SECCOMP,
     ASMRUN_STEP_INIT,
+    ASMRUN_STEP_IDENTITY,
 } asmrun_step;
 
 /// Spawns a child the way glibc's posix_spawn does (vfork with all signals blocked, default
@@ -137,14 +144,18 @@ int asmrun_pin_thread(int nth);
 /// Where cases see the file system: `scratch` (their folders' parent) and `visible` (folders or
 /// files, at most 8) stay where
 /// they are, read-only, under the fresh, empty, read-only tmpfs mounted over /tmp, /run,
-/// /var/run and /dev/shm; /dev holds only null, zero, full, random, urandom and tty; everything
+/// /var/run and /dev/shm; /dev holds only null, zero, full, random and urandom; everything
 /// else is the host's, read-only. With `scratch_writable` the scratch folder stays writable
-/// (for cases without mount namespaces of their own, which cannot bind their folder).
+/// (for cases without mount namespaces of their own, which cannot bind their folder). With
+/// `cover_private`, for cases of another user: the highest folder above each kept path that
+/// others may not search (/root, a home of mode 0700) is covered by an empty tmpfs holding only
+/// the way to the kept paths, so that a case reaches them and sees nothing else there.
 typedef struct {
     const char *scratch;
     const char *const *visible;
     int visible_count;
     int scratch_writable;
+    int cover_private;
 } asmrun_view;
 
 /// Creates the namespaces children run in: a network namespace with no interfaces up, and a
