@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Two asmrun binaries on the bench's corpus, warm, in interleaved rounds.
+
+    python3 Tests/Benchmarks/versus.py OLD NEW [--rounds 40] [--as-nobody]
+
+Copies both binaries into a temporary folder (a binary's age in the page cache changes its
+start-up: see BENCHMARKS.md's notes), generates the bench's 200 programs (corpus.py), warms a
+cache per binary, then runs `asmrun test -j1` and `-j2` with each, alternating which binary goes
+first from round to round, and prints the medians, their ratio and the difference per program.
+--as-nobody runs both as `nobody` (setpriv), where cases keep asmrun's user. Used for the
+"Fidelity and containment" section of BENCHMARKS.md (OLD built from an earlier commit with
+`make build` in a worktree).
+"""
+import argparse, os, shutil, statistics, subprocess, tempfile, time
+
+import corpus
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("old")
+    parser.add_argument("new")
+    parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--as-nobody", action="store_true")
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="asmrun-versus-") as root:
+        os.chmod(root, 0o755)
+        source = os.path.join(root, "corpus")
+        corpus.generate(source, 200)
+        names = {"old": options.old, "new": options.new}
+        for name, path in names.items():
+            shutil.copy(path, os.path.join(root, name))
+            os.makedirs(os.path.join(root, "cache-" + name))
+        prefix = []
+        if options.as_nobody:
+            subprocess.run(["chmod", "-R", "a+rX", root], check=True)
+            subprocess.run(["chown", "-R", "nobody", *(os.path.join(root, "cache-" + n) for n in names)], check=True)
+            prefix = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+
+        def run(name, jobs):
+            environment = dict(os.environ, XDG_CACHE_HOME=os.path.join(root, "cache-" + name), HOME=root)
+            start = time.perf_counter()
+            done = subprocess.run(
+                [*prefix, os.path.join(root, name), "test", jobs, source], env=environment,
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            if done.returncode != 0:
+                raise SystemExit(f"{names[name]} test {jobs} exited {done.returncode}: {done.stderr[-300:]!r}")
+            return time.perf_counter() - start
+
+        times = {}
+        for name in names:
+            run(name, "-j1")
+        for index in range(options.rounds):
+            for name in ("old", "new") if index % 2 else ("new", "old"):
+                for jobs in ("-j1", "-j2"):
+                    times.setdefault((name, jobs), []).append(run(name, jobs))
+        for jobs in ("-j1", "-j2"):
+            old, new = (statistics.median(times[(n, jobs)]) for n in ("old", "new"))
+            print(f"warm {jobs}: old {old * 1000:.1f} ms, new {new * 1000:.1f} ms, "
+                  f"{new / old:.3f}×, {(new - old) / 200 * 1000:+.3f} ms per program")
+
+
+if __name__ == "__main__":
+    main()
