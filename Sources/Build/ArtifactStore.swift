@@ -16,8 +16,13 @@ package final class ArtifactStore: Sendable {
     package let root: String?
     let options: CacheOptions
     let launcher: any ProcessLaunching
-    /// The environment the tools run in: the variables they read are part of the keys.
+    /// The environment the tools run in: the variables they read are part of the keys. With
+    /// `bounds`, the fixed one of contained builds (`BuildView.environment`), for every program.
     let environment: [String: String]
+    /// Where builds run contained (`BuildView`); `nil`: as asmrun's user, in asmrun's environment.
+    let bounds: BuildBounds?
+    /// The view, made at the first contained build; the failure when the host refuses it.
+    let view = Mutex<Result<BuildView, BuildViewError>?>(nil)
     /// The folder of this process's private copies of executables (cases must see it).
     package var scratch: String { scratchFolder.path }
     private let scratchFolder: TemporaryDirectory
@@ -36,11 +41,12 @@ package final class ArtifactStore: Sendable {
     /// by the thread that built them, not by a writer thread (one program, one entry: starting
     /// the thread cost more than the writing it would have overlapped).
     package init(
-        options: CacheOptions, environment: [String: String], launcher: any ProcessLaunching, writesAtOnce: Bool = false
+        options: CacheOptions, environment: [String: String], launcher: any ProcessLaunching, writesAtOnce: Bool = false,
+        bounds: BuildBounds? = nil
     ) throws {
         self.options = options
         self.launcher = launcher
-        self.environment = environment
+        self.bounds = bounds
         writer = EntryWriter(inline: writesAtOnce)
         let folder = try options.enabled ? options.root(environment: environment).flatMap(CacheFolder.open) : nil
         if let folder, !folder.created {
@@ -55,6 +61,7 @@ package final class ArtifactStore: Sendable {
         // Root's cases run as another user (`CaseIdentity`), who runs the private copies here
         // by name; listing the folder stays root's.
         if geteuid() == 0 { chmod(scratchFolder.path, 0o711) }
+        self.environment = bounds == nil ? environment : BuildView.environment(scratch: scratchFolder.path)
     }
 
     /// Where the executables cases run are besides `scratch`: the cache's entries.
@@ -64,6 +71,7 @@ package final class ArtifactStore: Sendable {
     /// cache's size ledger (trimming the cache when it may be past its limit).
     package func close() {
         writer.finish()
+        view.withLock { made in if case .success(let view) = made { view.close() } }
         scratchFolder.remove()
         let bytes = stored.load(ordering: .relaxed) + writer.written.load(ordering: .relaxed)
         if bytes > 0, let root {
@@ -96,7 +104,9 @@ package final class ArtifactStore: Sendable {
     ) throws -> Artifact {
         let index = counter.add(1, ordering: .relaxed).newValue
         var plan = try BuildPlan(program: program, toolchain: toolchain, directory: scratch, prefix: "\(index)-", debugInfo: debugInfo)
-        let builder = Builder(launcher: launcher, trace: trace)
+        let builder = Builder(
+            launcher: launcher, trace: trace, environment: bounds == nil ? nil : environment,
+            view: contained(program, toolchain: toolchain))
         let notes = notes + program.formatRemarks.map { "asmrun: " + $0 }
         // The objects exist only once a compile step was taken (a hit on the executable takes none).
         var objectsMade = false

@@ -15,9 +15,19 @@ package struct Builder: Sendable {
     /// Called with each command line before it runs, and with cache hits (`--verbose`).
     package let trace: (@Sendable (String) -> Void)?
 
-    package init(launcher: any ProcessLaunching, trace: (@Sendable (String) -> Void)? = nil) {
+    /// The whole environment of every tool, when it is not asmrun's (contained builds).
+    package let environment: [String: String]?
+    /// The namespaces the tools run in (`BuildView`), when the build is contained.
+    package let view: BuildView?
+
+    package init(
+        launcher: any ProcessLaunching, trace: (@Sendable (String) -> Void)? = nil, environment: [String: String]? = nil,
+        view: BuildView? = nil
+    ) {
         self.launcher = launcher
         self.trace = trace
+        self.environment = environment
+        self.view = view
     }
 
     /// Runs `command` as `stage` of `source`; `hint` names a fix for a failure's output.
@@ -25,7 +35,15 @@ package struct Builder: Sendable {
         _ command: Command, stage: BuildFailure.Stage, source: String, hint: (String) -> String?
     ) throws -> String {
         trace?("\(command)")
+        var command = command
+        if let environment { command.environment = environment }
         var options = LaunchOptions()
+        if let view {
+            // Its operands are relative to asmrun's folder, which entering the view leaves.
+            command.workingDirectory = command.workingDirectory ?? view.workingDirectory
+            options.isolation = view.namespaces
+            options.confinement.dropCapabilities = true
+        }
         options.timeout = Self.timeout
         options.limits = Self.limits
         options.outputToFile = true

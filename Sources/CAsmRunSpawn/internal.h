@@ -42,6 +42,25 @@ void asmrun_apply_limits(const asmrun_limits *limits, const struct rlimit *known
 /* "/proc/self/fd/N" (at most 32 bytes with its terminator): a path to what an O_PATH
    descriptor holds, even once it is covered. */
 void asmrun_fd_path(char *out, int fd);
+/* The size of the path buffers of the view's code (no malloc in a forked child). */
+#define ASMRUN_PATH_SIZE 4096
+/* null, zero, full, random and urandom: the devices a view's /dev holds. */
+#define ASMRUN_DEVICE_COUNT 5
+/* Opens the devices of a view's /dev (O_PATH), -1 for one that is missing. */
+void asmrun_open_devices(int *device_fds);
+/* `prefix` then `path` into `out` (ASMRUN_PATH_SIZE bytes); 0 or ENAMETOOLONG. */
+int asmrun_join_path(char *out, const char *prefix, const char *path);
+/* Binds what `fd` holds onto `target`, creating the target first (a folder or a file, with its
+   parents, in a tmpfs mounted just before; where it exists already, it is bound onto itself). */
+int asmrun_bind_fd(int fd, const char *target);
+/* Mounts an empty tmpfs (64 KiB) over the folder `path`; a path that is no folder is left alone. */
+int asmrun_cover(const char *path);
+/* A minimal /dev under `prefix` ("" for /dev itself): the harmless devices bound from the
+   host's, the usual links, an empty shm. */
+int asmrun_make_dev(const int *device_fds, const char *prefix);
+/* The build view of `view` (its new_root, see asmrun_view), made and entered with pivot_root.
+   0 or an errno. */
+int asmrun_make_build_root(const asmrun_view *view);
 /* Sets (read_only 1) or clears (0) the read-only flag of the mount at `path`, with `recursive`
    for every mount below it too. Returns 0 or an errno. */
 int asmrun_set_read_only(const char *path, int read_only, int recursive);

@@ -50,9 +50,7 @@ void asmrun_fd_path(char *out, int fd) {
     out[14 + format_unsigned(out + 14, (unsigned)fd)] = 0;
 }
 
-/* Binds what `fd` holds onto `target`, creating the target first (a folder or a file, with its
-   parents, in a tmpfs mounted just before; where it exists already, it is bound onto itself). */
-static int bind_fd(int fd, const char *target) {
+int asmrun_bind_fd(int fd, const char *target) {
     struct stat info;
     if (fstat(fd, &info) != 0) return errno;
     int directory = S_ISDIR(info.st_mode);
@@ -78,7 +76,7 @@ static int bind_fd(int fd, const char *target) {
     return mount(source, target, NULL, MS_BIND | (directory ? MS_REC : 0), NULL) == 0 ? 0 : errno;
 }
 
-static int cover(const char *path) {
+int asmrun_cover(const char *path) {
     struct stat info;
     if (lstat(path, &info) != 0 || !S_ISDIR(info.st_mode)) return 0; /* /var/run is often a link to /run */
     return mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "mode=755,size=64k") == 0 ? 0 : errno;
@@ -86,25 +84,46 @@ static int cover(const char *path) {
 
 /* No tty: a case has no controlling terminal (a session of its own), and the host's terminals
    are no business of a case's. */
-static const char *const devices[] = {"null", "zero", "full", "random", "urandom"};
-enum { DEVICE_COUNT = sizeof devices / sizeof devices[0] };
+static const char *const devices[ASMRUN_DEVICE_COUNT] = {"null", "zero", "full", "random", "urandom"};
 
-/* A minimal /dev: the harmless devices bound from the host's, the usual links, an empty shm. */
-static int make_dev(const int *device_fds) {
-    int code = cover("/dev");
-    if (code != 0) return code;
-    char target[32] = "/dev/";
-    for (int index = 0; index < DEVICE_COUNT; index++) {
-        if (device_fds[index] < 0) continue;
-        strcpy(target + 5, devices[index]);
-        if ((code = bind_fd(device_fds[index], target)) != 0) return code;
+void asmrun_open_devices(int *device_fds) {
+    char source[32] = "/dev/";
+    for (int index = 0; index < ASMRUN_DEVICE_COUNT; index++) {
+        strcpy(source + 5, devices[index]);
+        device_fds[index] = open(source, O_PATH | O_CLOEXEC);
     }
-    if (symlink("/proc/self/fd", "/dev/fd") != 0 || symlink("/proc/self/fd/0", "/dev/stdin") != 0 ||
-        symlink("/proc/self/fd/1", "/dev/stdout") != 0 || symlink("/proc/self/fd/2", "/dev/stderr") != 0 ||
-        mkdir("/dev/shm", 01777) != 0) {
-        return errno;
-    }
+}
+
+int asmrun_join_path(char *out, const char *prefix, const char *path) {
+    size_t prefix_length = strlen(prefix), length = strlen(path);
+    if (prefix_length + length + 1 > ASMRUN_PATH_SIZE) return ENAMETOOLONG;
+    memcpy(out, prefix, prefix_length);
+    memcpy(out + prefix_length, path, length + 1);
     return 0;
+}
+
+int asmrun_make_dev(const int *device_fds, const char *prefix) {
+    char target[ASMRUN_PATH_SIZE];
+    int code = asmrun_join_path(target, prefix, "/dev");
+    if (code != 0) return code;
+    if (mkdir(target, 0755) != 0 && errno != EEXIST) return errno;
+    if ((code = asmrun_cover(target)) != 0) return code;
+    size_t length = strlen(target);
+    if (length + 16 > ASMRUN_PATH_SIZE) return ENAMETOOLONG;
+    for (int index = 0; index < ASMRUN_DEVICE_COUNT; index++) {
+        if (device_fds[index] < 0) continue;
+        target[length] = '/';
+        strcpy(target + length + 1, devices[index]);
+        if ((code = asmrun_bind_fd(device_fds[index], target)) != 0) return code;
+    }
+    static const char *const links[4][2] = {
+        {"/proc/self/fd", "/fd"}, {"/proc/self/fd/0", "/stdin"}, {"/proc/self/fd/1", "/stdout"}, {"/proc/self/fd/2", "/stderr"}};
+    for (int index = 0; index < 4; index++) {
+        strcpy(target + length, links[index][1]);
+        if (symlink(links[index][0], target) != 0) return errno;
+    }
+    strcpy(target + length, "/shm");
+    return mkdir(target, 01777) == 0 ? 0 : errno;
 }
 
 /* Covers the highest folder above `path` that others may not search (see asmrun_view's
@@ -119,7 +138,7 @@ static int cover_private_ancestor(const char *path) {
         prefix[index] = 0;
         struct stat info;
         if (lstat(prefix, &info) != 0 || !S_ISDIR(info.st_mode)) return 0;
-        if (!(info.st_mode & S_IXOTH)) return cover(prefix);
+        if (!(info.st_mode & S_IXOTH)) return asmrun_cover(prefix);
         prefix[index] = '/';
     }
     return 0;
@@ -127,6 +146,7 @@ static int cover_private_ancestor(const char *path) {
 
 /* The view cases get (see asmrun_view). Runs in the namespace helper after unshare(CLONE_NEWNS). */
 static int make_view(const asmrun_view *view) {
+    if (view->new_root) return asmrun_make_build_root(view);
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return errno;
     int visible_count = view->visible_count < MAX_VISIBLE ? view->visible_count : MAX_VISIBLE;
     int kept[MAX_VISIBLE + 1];
@@ -136,21 +156,17 @@ static int make_view(const asmrun_view *view) {
     for (int index = 0; index < visible_count; index++) kept_paths[count++] = view->visible[index];
     for (int index = 0; index < count; index++) kept[index] = open(kept_paths[index], O_PATH | O_CLOEXEC);
     if (kept[0] < 0) return errno;
-    int device_fds[DEVICE_COUNT];
-    char source[32] = "/dev/";
-    for (int index = 0; index < DEVICE_COUNT; index++) {
-        strcpy(source + 5, devices[index]);
-        device_fds[index] = open(source, O_PATH | O_CLOEXEC);
-    }
+    int device_fds[ASMRUN_DEVICE_COUNT];
+    asmrun_open_devices(device_fds);
     int code = 0;
     const char *const covered[] = {"/tmp", "/run", "/var/run"};
-    for (int index = 0; index < 3 && code == 0; index++) code = cover(covered[index]);
-    if (code == 0) code = make_dev(device_fds);
+    for (int index = 0; index < 3 && code == 0; index++) code = asmrun_cover(covered[index]);
+    if (code == 0) code = asmrun_make_dev(device_fds, "");
     for (int index = 0; index < count && code == 0 && view->cover_private; index++) {
         if (kept[index] >= 0) code = cover_private_ancestor(kept_paths[index]);
     }
     for (int index = 0; index < count && code == 0; index++) {
-        if (kept[index] >= 0) code = bind_fd(kept[index], kept_paths[index]);
+        if (kept[index] >= 0) code = asmrun_bind_fd(kept[index], kept_paths[index]);
     }
     if (code == 0) code = asmrun_set_read_only("/", 1, 1);
     if (code == 0 && view->scratch_writable) code = asmrun_set_read_only(view->scratch, 0, 1);
@@ -209,11 +225,12 @@ static void *namespace_thread(void *argument) {
     } else if ((job->net_fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC)) < 0) {
         job->result[0] = errno;
     }
-    if (unshare(CLONE_NEWNS) != 0) {
+    /* Opened before the view is made: a build view's root has no /proc. */
+    if (unshare(CLONE_NEWNS) != 0 || (job->mnt_fd = open("/proc/thread-self/ns/mnt", O_RDONLY | O_CLOEXEC)) < 0) {
         job->result[1] = errno;
-    } else if ((job->result[1] = make_view(job->view)) == 0 &&
-               (job->mnt_fd = open("/proc/thread-self/ns/mnt", O_RDONLY | O_CLOEXEC)) < 0) {
-        job->result[1] = errno;
+    } else if ((job->result[1] = make_view(job->view)) != 0) {
+        close(job->mnt_fd);
+        job->mnt_fd = -1;
     }
     return NULL;
 }

@@ -42,7 +42,11 @@ package struct TestCommand: Sendable {
             }
             // What a run that died left: its scratch folders and the case processes still in them.
             AbandonedScratch.sweep(environment: context.environment)
-            let store = try ArtifactStore(options: options.cache, environment: context.environment, launcher: context.launcher)
+            // Sources nobody reviewed build in a view of their suite's folders (`BuildView`);
+            // the reference's, trusted, outside it, and out of the others' sight.
+            let bounds = options.isolate ? BuildBounds(paths: options.paths, trusted: options.referencePath.map { [$0] } ?? []) : nil
+            let store = try ArtifactStore(
+                options: options.cache, environment: context.environment, launcher: context.launcher, bounds: bounds)
             defer { store.close() }
             let scratch = try TemporaryDirectory(prefix: "test", environment: context.environment, claimed: true)
             defer { scratch.remove() }

@@ -150,12 +150,22 @@ int asmrun_pin_thread(int nth);
 /// `cover_private`, for cases of another user: the highest folder above each kept path that
 /// others may not search (/root, a home of mode 0700) is covered by an empty tmpfs holding only
 /// the way to the kept paths, so that a case reaches them and sees nothing else there.
+///
+/// With `new_root` (an empty folder, for builds) the view is made the other way round: a fresh
+/// tmpfs mounted there becomes the root, holding only the system's programs and libraries
+/// (`/usr`, the links into it, /etc/alternatives and /etc/ld.so.cache), a minimal /dev, the
+/// `visible` paths read-only, `scratch` and the `writable` paths (at most 4) writable, and the
+/// folders leading to `working_directory` (empty unless visible); nothing else of the host.
 typedef struct {
     const char *scratch;
     const char *const *visible;
     int visible_count;
     int scratch_writable;
     int cover_private;
+    const char *new_root;
+    const char *const *writable;
+    int writable_count;
+    const char *working_directory;
 } asmrun_view;
 
 /// Creates the namespaces children run in: a network namespace with no interfaces up, and a

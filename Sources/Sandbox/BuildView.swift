@@ -1,0 +1,73 @@
+import CAsmRunSpawn
+import Glibc
+import Support
+
+/// Where the builds of programs nobody reviewed run: nasm, the C compiler and the linker enter
+/// a network namespace without interfaces and a mount namespace whose root holds only the
+/// system's programs and libraries (`/usr` and the links into it, /etc/alternatives,
+/// /etc/ld.so.cache), a minimal /dev, the suite's own folders read-only and the build's folders
+/// (its scratch folder, the cache) writable; nothing else of the host: no home folder, no
+/// /root, no /etc/shadow, no reference solution, no other process. Their environment is a fixed
+/// one (`environment`), so `%!GITHUB_TOKEN` reads nothing. Made once per run, at its first build.
+package struct BuildView: Sendable {
+    package let namespaces: Namespaces
+    /// The whole environment of every tool.
+    package let environment: [String: String]
+    /// asmrun's working directory, where the tools run (their operands are relative to it).
+    package let workingDirectory: String
+
+    /// The environment of contained builds: the system's programs, a home and temporary files in
+    /// the build's scratch folder, UTF-8 messages.
+    package static func environment(scratch: String) -> [String: String] {
+        ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": scratch, "TMPDIR": scratch, "LANG": "C.UTF-8"]
+    }
+
+    /// Makes the view with `readable` paths (folders or files, read-only; at most 16) and
+    /// `writable` folders (at most 3) besides `scratch`, or says why it cannot be made.
+    package static func make(
+        readable: [String], writable: [String], scratch: String, workingDirectory: String
+    ) -> Result<BuildView, BuildViewError> {
+        guard readable.count <= 16, writable.count <= 3 else { return .failure(BuildViewError(step: "view", code: E2BIG)) }
+        let root = geteuid() == 0
+        var namespaces = Namespaces()
+        var step: UnsafePointer<CChar>?
+        let visible = readable.map { strdup($0) }
+        let open = writable.map { strdup($0) }
+        defer { (visible + open).forEach { free($0) } }
+        let code = scratch.withCString { cScratch in
+            "/tmp".withCString { newRoot in
+                workingDirectory.withCString { cwd in
+                    visible.map { UnsafePointer($0) }.withUnsafeBufferPointer { visibleList in
+                        open.map { UnsafePointer($0) }.withUnsafeBufferPointer { writableList in
+                            var view = asmrun_view(
+                                scratch: cScratch, visible: visibleList.baseAddress, visible_count: Int32(visibleList.count),
+                                scratch_writable: 1, cover_private: 0, new_root: newRoot, writable: writableList.baseAddress,
+                                writable_count: Int32(writableList.count), working_directory: cwd)
+                            return asmrun_make_namespaces(
+                                &view, root ? 0 : 1, &namespaces.userNamespace, &namespaces.networkNamespace,
+                                &namespaces.mountNamespace, &step)
+                        }
+                    }
+                }
+            }
+        }
+        guard code == 0, namespaces.networkNamespace >= 0, namespaces.mountNamespace >= 0 else {
+            namespaces.close()
+            return .failure(BuildViewError(step: step.map { String(cString: $0) } ?? "view", code: code))
+        }
+        return .success(
+            BuildView(namespaces: namespaces, environment: environment(scratch: scratch), workingDirectory: workingDirectory))
+    }
+
+    /// Closes the namespaces' descriptors.
+    package func close() { namespaces.close() }
+}
+
+/// Why a build view could not be made: the step that failed and its errno.
+package struct BuildViewError: Error, Sendable, Equatable {
+    package let step: String
+    package let code: Int32
+
+    /// `mount namespace: Operation not permitted`.
+    package var description: String { "\(step): \(String(cString: strerror(code)))" }
+}
