@@ -16,8 +16,10 @@ struct RunSignalTests {
     @Test(arguments: [false, true]) func interruptDuringTheBuildCleansUpAndExits130(suite: Bool) throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
-        // A nasm that says it is running, then never finishes: the interrupt must end it.
-        let ready = try Readiness(in: directory)
+        // A nasm that says it is running, then never finishes: the interrupt must end it. Its
+        // FIFO is beside it: a suite's build sees the tool's folder (read-only) and not the rest.
+        try FileManager.default.createDirectory(atPath: directory + "/bin", withIntermediateDirectories: true)
+        let ready = try Readiness(in: directory + "/bin")
         try Fixture.write("#!/bin/sh\necho $$ > \(ready.path)\nexec sleep 60\n", to: directory + "/bin/nasm")
         chmod(directory + "/bin/nasm", 0o755)
         let sandbox = directory + "/tmp"
