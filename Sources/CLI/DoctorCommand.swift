@@ -127,7 +127,7 @@ package struct DoctorCommand: Sendable {
         var lines = ["containment of test cases:"]
         if let scratch = try? TemporaryDirectory(prefix: "doctor", environment: context.environment, claimed: true) {
             let containment = Containment(writable: scratch.path, launcher: context.launcher)
-            for layer in Containment.alwaysOn + containment.layers {
+            for layer in Containment.alwaysOn + containment.layers + [BuildView.layer(scratch: scratch.path)] {
                 lines.append("  \(layer.name): \(layer.active ? "active" : "unavailable"), \(layer.detail)")
             }
             containment.close()

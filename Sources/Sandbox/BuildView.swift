@@ -59,6 +59,22 @@ package struct BuildView: Sendable {
             BuildView(namespaces: namespaces, environment: environment(scratch: scratch), workingDirectory: workingDirectory))
     }
 
+    /// The build layer as `asmrun doctor` lists it, from a view made in `scratch` for the
+    /// working directory.
+    package static func layer(scratch: String) -> ContainmentLayer {
+        let folder = Files.currentDirectory
+        switch make(readable: [folder], writable: [], scratch: scratch, workingDirectory: folder) {
+        case .success(let view):
+            view.close()
+            return .on(
+                "build",
+                "`asmrun test` builds in a view of its folders (read-only), the system's programs and libraries and its "
+                    + "scratch folder and cache: no network, no home, no /etc, no reference, a fixed environment")
+        case .failure(let problem):
+            return .off("build", "builds run in a fixed environment only, seeing what you see (\(problem.description))")
+        }
+    }
+
     /// Closes the namespaces' descriptors.
     package func close() { namespaces.close() }
 }

@@ -30,6 +30,8 @@ import Testing
         let ready = try doctor(tools: ["nasm", "ld", "cc", "qemu-x86_64", "qemu-i386"], environment: x86)
         #expect(ready.output.contains("\nready: asmrun can build and run programs here\n"))
         #expect(ready.status == 0)
+        // This host allows the namespaces: the build layer is made and listed.
+        #expect(ready.output.contains("\n  build: active, `asmrun test` builds in a view of its folders"), "\(ready.output)")
         // The report of the issue: "not ready: cc not found" must not exit 0.
         let noCC = try doctor(tools: ["nasm", "ld", "qemu-x86_64", "qemu-i386"], environment: x86)
         #expect(noCC.output.contains("\nnot ready:\n  cc not found"))

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Two asmrun binaries on the bench's corpus, warm, in interleaved rounds.
 
-    python3 Tests/Benchmarks/versus.py OLD NEW [--rounds 40] [--as-nobody]
+    python3 Tests/Benchmarks/versus.py OLD NEW [--rounds 40] [--as-nobody] [--cold]
 
 Copies both binaries into a temporary folder (a binary's age in the page cache changes its
 start-up: see BENCHMARKS.md's notes), generates the bench's 200 programs (corpus.py), warms a
 cache per binary, then runs `asmrun test -j1` and `-j2` with each, alternating which binary goes
 first from round to round, and prints the medians, their ratio and the difference per program.
---as-nobody runs both as `nobody` (setpriv), where cases keep asmrun's user. Used for the
+--as-nobody runs both as `nobody` (setpriv), where cases keep asmrun's user. --cold gives every
+run a cache folder of its own, never used before (beside the corpus, so both write to one file
+system), and reports cold runs instead. Used for the
 "Fidelity and containment" section of BENCHMARKS.md (OLD built from an earlier commit with
 `make build` in a worktree).
 """
@@ -22,6 +24,7 @@ def main():
     parser.add_argument("new")
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--as-nobody", action="store_true")
+    parser.add_argument("--cold", action="store_true")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="asmrun-versus-") as root:
         os.chmod(root, 0o755)
@@ -37,8 +40,14 @@ def main():
             subprocess.run(["chown", "-R", "nobody", *(os.path.join(root, "cache-" + n) for n in names)], check=True)
             prefix = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
 
+        fresh = [0]
+
         def run(name, jobs):
-            environment = dict(os.environ, XDG_CACHE_HOME=os.path.join(root, "cache-" + name), HOME=root)
+            cache = os.path.join(root, "cache-" + name)
+            if options.cold:
+                fresh[0] += 1
+                cache = os.path.join(cache, str(fresh[0]))
+            environment = dict(os.environ, XDG_CACHE_HOME=cache, HOME=root)
             start = time.perf_counter()
             done = subprocess.run(
                 [*prefix, os.path.join(root, name), "test", jobs, source], env=environment,
@@ -49,14 +58,14 @@ def main():
 
         times = {}
         for name in names:
-            run(name, "-j1")
+            run(name, "-j1")  # the page cache holds both binaries and the corpus
         for index in range(options.rounds):
             for name in ("old", "new") if index % 2 else ("new", "old"):
                 for jobs in ("-j1", "-j2"):
                     times.setdefault((name, jobs), []).append(run(name, jobs))
         for jobs in ("-j1", "-j2"):
             old, new = (statistics.median(times[(n, jobs)]) for n in ("old", "new"))
-            print(f"warm {jobs}: old {old * 1000:.1f} ms, new {new * 1000:.1f} ms, "
+            print(f"{'cold' if options.cold else 'warm'} {jobs}: old {old * 1000:.1f} ms, new {new * 1000:.1f} ms, "
                   f"{new / old:.3f}×, {(new - old) / 200 * 1000:+.3f} ms per program")
 
 
