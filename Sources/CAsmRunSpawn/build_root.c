@@ -114,6 +114,11 @@ int asmrun_make_build_root(const asmrun_view *view) {
     if (count < MAX_KEPT) paths[count++] = view->scratch;
     for (int index = 0; index < view->writable_count && count < MAX_KEPT; index++) paths[count++] = view->writable[index];
     if (count - SYSTEM_COUNT < view->visible_count + 1 + view->writable_count) return E2BIG;
+    /* Relative paths would be made below the host's root, not the new one. */
+    if (view->new_root[0] != '/' || (view->working_directory && view->working_directory[0] != '/')) return EINVAL;
+    for (int index = 0; index < count; index++) {
+        if (paths[index][0] != '/') return EINVAL;
+    }
     int fds[MAX_KEPT];
     for (int index = 0; index < count; index++) {
         fds[index] = open(paths[index], O_PATH | O_CLOEXEC);
