@@ -47,7 +47,9 @@ struct BuildContainmentTests {
         let suite = base + "/suite"
         try Fixture.write(leak(secret), to: suite + "/leak.asm")
         try Fixture.write("[case default]\nstdout:\n| [..]\nstatus: exit 0\n", to: suite + "/leak.expect")
-        for path in [base, suite, secret, suite + "/leak.asm", suite + "/leak.expect"] { chmod(path, Files.isDirectory(path) ? 0o755 : 0o644) }
+        for path in [base, suite, secret, suite + "/leak.asm", suite + "/leak.expect"] {
+            chmod(path, Files.isDirectory(path) ? 0o755 : 0o644)
+        }
         return (base, suite, secret)
     }
 
