@@ -3,6 +3,14 @@ import Source
 import Support
 
 extension ArtifactStore {
+    /// What runs `program`'s build steps: in the view and the fixed environment when builds are
+    /// contained.
+    func builder(for program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)?) -> Builder {
+        Builder(
+            launcher: launcher, trace: trace, environment: bounds == nil ? nil : environment,
+            view: contained(program, toolchain: toolchain))
+    }
+
     /// The view `program`'s build runs in: `nil` when builds are not contained, the program is
     /// trusted (`BuildBounds.trusted`) or the host refuses the namespaces (`viewProblem`).
     func contained(_ program: Program, toolchain: Toolchain) -> BuildView? {

@@ -104,9 +104,7 @@ package final class ArtifactStore: Sendable {
     ) throws -> Artifact {
         let index = counter.add(1, ordering: .relaxed).newValue
         var plan = try BuildPlan(program: program, toolchain: toolchain, directory: scratch, prefix: "\(index)-", debugInfo: debugInfo)
-        let builder = Builder(
-            launcher: launcher, trace: trace, environment: bounds == nil ? nil : environment,
-            view: contained(program, toolchain: toolchain))
+        let builder = builder(for: program, toolchain: toolchain, trace: trace)
         let notes = notes + program.formatRemarks.map { "asmrun: " + $0 }
         // The objects exist only once a compile step was taken (a hit on the executable takes none).
         var objectsMade = false
