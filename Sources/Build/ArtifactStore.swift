@@ -16,8 +16,7 @@ package final class ArtifactStore: Sendable {
     package let root: String?
     let options: CacheOptions
     let launcher: any ProcessLaunching
-    /// The environment the tools run in: the variables they read are part of the keys. With
-    /// `bounds`, the fixed one of contained builds (`BuildView.environment`), for every program.
+    /// The tools' environment, part of the keys: with `bounds`, `BuildView.environment`.
     let environment: [String: String]
     /// Where builds run contained (`BuildView`); `nil`: as asmrun's user, in asmrun's environment.
     let bounds: BuildBounds?
