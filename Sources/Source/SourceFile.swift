@@ -108,6 +108,9 @@ package struct SourceFile: Sendable, Equatable {
         let relative = { (name: String) in name.hasPrefix("/") || folder.isEmpty ? name : folder + "/" + name }
         settings.includeDirectories = settings.includeDirectories.map(relative)
         settings.sources = settings.sources.map(relative)
+        for index in settings.namedPaths.indices where settings.namedPaths[index].relativeToSource {
+            settings.namedPaths[index].path = relative(settings.namedPaths[index].path)
+        }
         self.settings = settings
         declaresBits32 = scan.declaresBits32
         definesStart = scan.definesStart
