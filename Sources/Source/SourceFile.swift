@@ -22,6 +22,8 @@ package struct SourceFile: Sendable, Equatable {
     package let definesMain: Bool
     /// Names given to `%include` and `incbin`, as written.
     package let includes: [String]
+    /// The line of each of `includes`.
+    package let includeLines: [Int]
     /// Uses `int 0x80`, the 32-bit system call interface.
     package let usesInt80: Bool
     /// What nasm reads besides the files it names: environment variables, the clock, files named
@@ -116,6 +118,7 @@ package struct SourceFile: Sendable, Equatable {
         definesStart = scan.definesStart
         definesMain = scan.definesMain
         includes = scan.includes
+        includeLines = scan.includeLines
         usesInt80 = scan.usesInt80
         stackLine = scan.stackLine
         sixtyFourBitLine = scan.sixtyFourBitLine
