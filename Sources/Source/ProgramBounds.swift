@@ -10,7 +10,7 @@ import Support
 /// folder) named and each `-I DIR`; when graded, the submission, never the reference. Paths are
 /// compared once symbolic links are resolved, so a link out of the folder leads outside too.
 package struct ProgramBounds: Sendable {
-    /// The path(s) given, as given (for messages).
+    /// The folder(s) given, as given (for messages).
     package let root: String
     /// The folders, lexically (`standardize`d) and really.
     private let folders: [String]
@@ -27,11 +27,13 @@ package struct ProgramBounds: Sendable {
 
     /// The bounds of paths named on a command line: each folder, and each file's folder.
     package init(roots: [String], reference: String? = nil, graded: Bool = false) {
-        root = roots.joined(separator: ", ")
         let folders = roots.map { root in
             let folder = Files.isDirectory(root) ? root : PathName.directory(of: root)
             return folder.isEmpty ? "." : folder
         }
+        var shown: [String] = []
+        for folder in folders where !shown.contains(folder) { shown.append(folder) }
+        root = shown.map { $0 == "." ? "the current folder" : $0 }.joined(separator: ", ")
         self.folders = folders.map(ProgramFolder.standardize)
         inside = folders.compactMap(Files.realPath)
         self.reference = reference.flatMap(Files.realPath)
