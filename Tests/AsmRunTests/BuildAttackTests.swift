@@ -14,8 +14,9 @@ struct BuildAttackTests {
     private func room() throws -> String {
         let room = try Fixture.temporaryDirectory()
         let mark = room + "/mark"
-        try Fixture.write("#include <stdio.h>\n__attribute__((constructor)) static void m(void) { fclose(fopen(\"\(mark)\", \"w\")); }\n"
-            + "int onload(void *t) { return 0; }\n", to: room + "/prog/plugin.c")
+        try Fixture.write(
+            "#include <stdio.h>\n__attribute__((constructor)) static void m(void) { fclose(fopen(\"\(mark)\", \"w\")); }\n"
+                + "int onload(void *t) { return 0; }\n", to: room + "/prog/plugin.c")
         let made = try Fixture.asmrun(["-c", "gcc -shared -fPIC -o prog/helper.so prog/plugin.c"], in: room, executable: "/bin/sh")
         #expect(made.status == .exited(0), "\(made)")
         for tool in ["tools/as", "err.sh"] {
@@ -37,12 +38,13 @@ struct BuildAttackTests {
         ("link-flags --for-linker=-plugin={prog}/helper.so", main),
         ("c-flags --prefix={prog}/tools/", main),
         ("link-flags -Wl,--error-h={prog}/err.sh", "global main\nextern nowhere\nmain: call nowhere\n    ret\n"),
-        ("link-flags --outp={room}/mark", main),
+        ("link-flags -Wl,--outp={room}/mark", main),
         ("link-flags -Wl,--dependency-f={room}/mark", main),
         ("link-flags -Wl,--Ma={room}/mark", main),
     ]
 
-    @Test(arguments: flags) func aSourceCannotMakeTheBuildRunItsCodeOrWriteWhereItSays(_ attack: (directive: String, source: String)) throws {
+    @Test(arguments: flags) func aSourceCannotMakeTheBuildRunItsCodeOrWriteWhereItSays(_ attack: (directive: String, source: String)) throws
+    {
         let room = try room()
         defer { Files.removeTree(room) }
         let directive = attack.directive.replacingOccurrences(of: "{prog}", with: room + "/prog")
@@ -87,6 +89,8 @@ struct BuildAttackTests {
         #expect(test.stderr.contains("asmrun: prog/main.asm:\(attack.line): ") && test.stderr.contains(", outside prog;"), "\(test)")
         let trusted = try Fixture.asmrun(["test", ".", "--no-cache", "-v", "--runner", Fixture.runner], in: room)
         let shown = trusted.stdout + trusted.stderr
-        #expect(!shown.contains("refused") && !shown.contains("outside ."), "the folder given holds both, so the program may use both: \(trusted)")
+        #expect(
+            !shown.contains("refused") && !shown.contains("outside ."),
+            "the folder given holds both, so the program may use both: \(trusted)")
     }
 }

@@ -38,7 +38,10 @@ import Testing
         (["-lm", "-l", "c", "-lc", "-l:libfoo.a", "-L/usr/lib", "-L", "lib", "-static", "-no-pie", "-pie", "-static-pie"], true),
         (["-nostdlib", "-nostartfiles", "-nodefaultlibs", "-Bstatic", "-Bdynamic", "-Bsymbolic", "-s", "-rdynamic"], true),
         (["-Wl,-z,noexecstack", "-Wl,-e,main", "-Wl,-Bstatic", "-Wl,--gc-sections,-s", "-Wl,-zexecstack", "-Wl,-N"], true),
-        (["-fuse-ld=lld", "-Tlink.ld", "-T", "link.ld", "--oformat=elf64-x86-64", "-e", "main", "--entry=_start", "-z", "noexecstack"], true),
+        (
+            ["-fuse-ld=lld", "-Tlink.ld", "-T", "link.ld", "--oformat=elf64-x86-64", "-e", "main", "--entry=_start", "-z", "noexecstack"],
+            true
+        ),
         (["-zexecstack", "-z", "max-page-size=0x1000", "--hash-style=gnu", "--build-id=none", "--no-pie", "-m", "elf_i386"], true),
         (["-melf_x86_64", "-Ttext", "0x401000", "-Ttext=0x8048000", "-dynamic-linker", "/lib64/ld-linux-x86-64.so.2"], true),
         (["-O1", "-g", "-m32", "-fno-pie", "helper.o", "libutil.a", "--gc-sections", "-u", "main", "--defsym=LIMIT=10"], true),

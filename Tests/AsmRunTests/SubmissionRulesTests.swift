@@ -111,7 +111,8 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: root + "/bob/z.h", withDestinationPath: root + "/alice/x.h")
         #expect(!bounds.holds(root + "/bob/z.h") && bounds.holds(root + "/bob/y.h"), "a link is judged by where it leads")
         let trusted = ProgramBounds(root: root + "/bob")
-        try Fixture.write("#define F \"x.h\"\n#include F\n__asm__(\".incbin \\\"y.h\\\"\");\n#include \"../alice/x.h\"\n", to: root + "/bob/main.c")
+        try Fixture.write(
+            "#define F \"x.h\"\n#include F\n__asm__(\".incbin \\\"y.h\\\"\");\n#include \"../alice/x.h\"\n", to: root + "/bob/main.c")
         #expect(
             CIncludes.firstOutside(root + "/bob/main.c", bounds: trusted)
                 == ProgramBounds.Refusal(kind: .include, source: FileLocation(root + "/bob/main.c", line: 4), named: "../alice/x.h"),
