@@ -214,6 +214,12 @@ package struct RunCommand: Sendable {
         if program.settings.includeOnly {
             throw FileError(path: program.path, problem: "is marked include-only", fix: "run the program that includes it")
         }
+        // The paths named here, and `-I` folders, are the user's: what the sources name must be in them.
+        let bounds = ProgramBounds(roots: options.sources + options.includeDirectories)
+        if let refusal = bounds.refusal(of: program) {
+            let fix = [.notObject, .script].contains(refusal.kind) ? refusal.fix(root: bounds.root) : Self.boundsFix
+            throw FileError(path: refusal.source.path, line: refusal.source.line, problem: refusal.problem(outside: bounds.root), fix: fix)
+        }
         return program
     }
 
@@ -275,4 +281,8 @@ package struct RunCommand: Sendable {
         let console = context.console
         return { line in console.write("+ \(DisplayText.escape(line))\n", to: .error) }
     }
+
+    static let boundsFix =
+        "if you trust it, name it, or -I its folder, on the command line too (asmrun main.asm -I ../common)"
+
 }

@@ -19,6 +19,8 @@ package struct RunOptions: Sendable, Equatable {
     package var defines: [String] = []
     /// `-l NAME` and `--link-flags`, for the link step.
     package var linkFlags: [String] = []
+    /// `--c-flags`, for compiling the program's C files.
+    package var cFlags: [String] = []
     package var runner = RunnerChoice.auto
     /// `-o`: where to keep the executable.
     package var output: String?
@@ -58,6 +60,9 @@ package struct RunOptions: Sendable, Equatable {
             case "--link-flags":
                 let text = try scanner.value(for: argument)
                 do { linkFlags += try ShellWords.split(text) } catch { throw UsageError("--link-flags: \(error)") }
+            case "--c-flags":
+                let text = try scanner.value(for: argument)
+                do { cFlags += try ShellWords.split(text) } catch { throw UsageError("--c-flags: \(error)") }
             case "--runner": runner = RunnerChoice(try scanner.value(for: argument))
             case "-o": output = try scanner.value(for: argument)
             case "--timeout": timeout = try scanner.seconds(for: argument)
@@ -87,6 +92,7 @@ package struct RunOptions: Sendable, Equatable {
         settings.includeDirectories += includeDirectories
         settings.defines += defines
         settings.linkFlags += linkFlags
+        settings.cFlags += cFlags
         if let timeout { settings.timeout = timeout }
     }
 }

@@ -19,6 +19,7 @@ enum Usage {
                                      `main`, or for `_start` calling libc (-nostartfiles)
           -l NAME, --link-flags FLAGS
                                      libraries and flags for the link step (-lm, -static, -pie)
+          --c-flags FLAGS            flags for compiling the program's C files (-O2, -Wall)
           --runner auto|native|qemu|binfmt|'CMD ARGS'
                                      auto: native on x86_64, qemu-x86_64 / qemu-i386 elsewhere
                                      (or what ASMRUN_RUNNER names); binfmt: exec the program and let

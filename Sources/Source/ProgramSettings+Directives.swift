@@ -34,16 +34,25 @@ extension ProgramSettings {
             link = parsed
         case "with":
             guard !arguments.isEmpty else { throw invalid(location, "`with` needs the program's other files (util.asm driver.c)") }
-            sources += try shellWords(of: arguments, location)
+            let named = try shellWords(of: arguments, location)
+            sources += named
+            namedPaths += named.map { NamedPath(.source, written: $0, path: $0, line: location.line, relativeToSource: true) }
         case "link-flags":
             guard !arguments.isEmpty else { throw invalid(location, "`link-flags` needs flags such as -lm") }
-            linkFlags += try checked(shellWords(of: arguments, location), key, link: true, location)
+            let flags = try shellWords(of: arguments, location)
+            namedPaths += try checked(flags, key, link: true, location)
+            linkFlags += flags
         case "c-flags":
             guard !arguments.isEmpty else { throw invalid(location, "`c-flags` needs flags such as -O2") }
-            cFlags += try checked(shellWords(of: arguments, location), key, link: false, location)
+            let flags = try shellWords(of: arguments, location)
+            namedPaths += try checked(flags, key, link: false, location)
+            cFlags += flags
         case "argv0": argv0 = try argument("the name the program sees as argv[0], such as ./leap.out")
         case "define": defines.append(try argument("NAME[=VALUE]"))
-        case "include": includeDirectories.append(try argument("a directory"))
+        case "include":
+            let folder = try argument("a directory")
+            includeDirectories.append(folder)
+            namedPaths.append(NamedPath(.folder, written: "include \(folder)", path: folder, line: location.line, relativeToSource: true))
         case "timeout":
             let value = try argument("a number of seconds")
             guard let seconds = Self.parseSeconds(value) else {
@@ -86,16 +95,22 @@ extension ProgramSettings {
     }
 }
 
-/// `flags`, unless one of them is not for a source to pass (`DirectiveFlags`).
-private func checked(_ flags: [String], _ key: String, link: Bool, _ location: FileLocation) throws -> [String] {
-    for flag in flags {
-        guard let reason = DirectiveFlags.problem(flag, link: link) else { continue }
-        let fix = link ? "remove it from the source (`--link-flags` on your command line passes it)" : "remove it from the source"
+/// The paths `flags` name, unless one of them is not for a source to pass (`DirectiveFlags`).
+private func checked(_ flags: [String], _ key: String, link: Bool, _ location: FileLocation) throws -> [NamedPath] {
+    let named: [NamedPath]
+    do throws(DirectiveFlags.Refusal) {
+        named = try DirectiveFlags.read(flags, for: link ? .link : .compile)
+    } catch {
+        let option = link ? "--link-flags" : "--c-flags"
         throw FileError(
-            path: location.path, line: location.line, problem: "`\(key)` may not pass `\(flag)`: \(reason), outside the sandbox",
-            fix: fix)
+            path: location.path, line: location.line, problem: "`\(key)` may not pass `\(error.flag)`: \(error.reason)",
+            fix: "remove it from the source, or pass it with \(option) on your own command line if you trust it")
     }
-    return flags
+    return named.map { path in
+        var path = path
+        path.line = location.line
+        return path
+    }
 }
 
 private func invalid(_ location: FileLocation, _ problem: String) -> FileError {

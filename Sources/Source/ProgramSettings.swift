@@ -48,6 +48,9 @@ package struct ProgramSettings: Sendable, Equatable {
     package var linkFlags: [String] = []
     /// Flags for compiling the program's C files (`-O2`, `-Wall`).
     package var cFlags: [String] = []
+    /// The files and folders the directives name (`with`, `include`, flags' paths), with their
+    /// lines: the command line's own are not among them.
+    package var namedPaths: [NamedPath] = []
     /// What the program sees as `argv[0]` (default `./NAME`), for a Makefile's `leap.out`.
     package var argv0: String?
 

@@ -8,6 +8,8 @@ package struct Dependency: Sendable, Equatable {
     package var digest: String?
     /// What the file makes nasm read besides the files it names (`SourceInputs`).
     package var inputs = SourceInputs()
+    /// The file that includes it, and the line: `NAME:LINE` for a message.
+    package var includedAt: FileLocation?
 
     package init(name: String, path: String?, digest: String?, inputs: SourceInputs = SourceInputs()) {
         self.name = name
@@ -30,23 +32,27 @@ extension SourceFile {
         let directories = directories ?? searchDirectories
         var found: [Dependency] = []
         var visited: Set<String> = [path]
-        var queue = includes
+        var queue = zip(includes, includeLines).map { (name: $0, at: FileLocation(path, line: $1)) }
         var next = 0
         while next < queue.count && found.count < 1000 {
-            let name = queue[next]
+            let (name, at) = queue[next]
             next += 1
             let resolved = resolve(name, directories)
+            var dependency = Dependency(name: name, path: resolved, digest: nil)
+            dependency.includedAt = at
             guard let resolved, let bytes = try? Files.read(resolved) else {
-                found.append(Dependency(name: name, path: resolved, digest: nil))
+                found.append(dependency)
                 continue
             }
+            dependency.digest = SHA256.hex(bytes)
             guard visited.insert(resolved).inserted, !bytes.prefix(4096).contains(0) else {
-                found.append(Dependency(name: name, path: resolved, digest: SHA256.hex(bytes)))
+                found.append(dependency)
                 continue
             }
             let scan = SourceScan(bytes, includesOnly: true)
-            found.append(Dependency(name: name, path: resolved, digest: SHA256.hex(bytes), inputs: scan.inputs))
-            queue += scan.includes
+            dependency.inputs = scan.inputs
+            found.append(dependency)
+            queue += zip(scan.includes, scan.includeLines).map { (name: $0, at: FileLocation(resolved, line: $1)) }
         }
         return found
     }

@@ -22,6 +22,8 @@ package struct SourceFile: Sendable, Equatable {
     package let definesMain: Bool
     /// Names given to `%include` and `incbin`, as written.
     package let includes: [String]
+    /// The line of each of `includes`.
+    package let includeLines: [Int]
     /// Uses `int 0x80`, the 32-bit system call interface.
     package let usesInt80: Bool
     /// What nasm reads besides the files it names: environment variables, the clock, files named
@@ -108,11 +110,15 @@ package struct SourceFile: Sendable, Equatable {
         let relative = { (name: String) in name.hasPrefix("/") || folder.isEmpty ? name : folder + "/" + name }
         settings.includeDirectories = settings.includeDirectories.map(relative)
         settings.sources = settings.sources.map(relative)
+        for index in settings.namedPaths.indices where settings.namedPaths[index].relativeToSource {
+            settings.namedPaths[index].path = relative(settings.namedPaths[index].path)
+        }
         self.settings = settings
         declaresBits32 = scan.declaresBits32
         definesStart = scan.definesStart
         definesMain = scan.definesMain
         includes = scan.includes
+        includeLines = scan.includeLines
         usesInt80 = scan.usesInt80
         stackLine = scan.stackLine
         sixtyFourBitLine = scan.sixtyFourBitLine

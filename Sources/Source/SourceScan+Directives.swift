@@ -5,6 +5,7 @@ extension SourceScan {
         if Self.equalsLowercased(line, start, min(end, start + 8), "%include") {
             if let name = Self.quotedName(line, from: start + 8, to: end), Self.endsAfterName(line, from: start + 8, to: end) {
                 includes.append(name)
+                includeLines.append(lineNumber)
             } else {
                 inputs.opaque = true
             }

@@ -15,6 +15,8 @@ struct SourceScan {
     var definesMain = false
     /// Names given to `%include` and `incbin`, in order.
     var includes: [String] = []
+    /// The line of each of `includes`.
+    var includeLines: [Int] = []
     /// `int 0x80` (or `int 80h`): the 32-bit system call interface.
     var usesInt80 = false
     /// The first line that uses esp or ebp as the stack pointer, as 32-bit code does: the base
@@ -33,7 +35,7 @@ struct SourceScan {
     private let includesOnly: Bool
     /// The start of a line the previous chunk ended in.
     private var carry: [UInt8] = []
-    private var lineNumber = 0
+    var lineNumber = 0
     private var atStart = true
 
     /// Lines longer than this are scanned by their first bytes only.
@@ -125,6 +127,7 @@ struct SourceScan {
         if first == UInt8(ascii: "i") && Self.matches(line, token, "incbin") {
             if let name = Self.quotedName(line, from: token.upperBound, to: tokens.end) {
                 includes.append(name)
+                includeLines.append(lineNumber)
             } else {
                 inputs.opaque = true
             }

@@ -26,8 +26,8 @@ package struct TestProgram: Sendable {
     package var referenceKey: String?
     /// Graded: the policy directives its source gave that grading ignored (`skip`, `xfail`).
     package var ignoredDirectives: [String] = []
-    /// Graded: the file outside its submission it is built from, when it is refused.
-    var refusal: SubmissionBounds.Refusal?
+    /// The file outside its bounds it is built from, when it is refused.
+    var refusal: ProgramBounds.Refusal?
     /// Why it cannot run, in a student's terms (no path of the grading machine), when `problem`
     /// names the grader's paths.
     package var studentProblem: String?

@@ -36,8 +36,8 @@ package struct TestSuite: Sendable {
     /// Temporary files of `.expect` rewrites found beside the sources, as (folder, name): a run
     /// that died while writing may have left them (see `AtomicFile.removeAbandoned`).
     package var temporaryFiles: [(folder: String, name: String)]
-    /// Graded programs built from files outside their submission, one line each (their cases
-    /// are errors).
+    /// Programs built from files outside the path given (when graded, their submission), one
+    /// line each (their cases are errors).
     package var refusals: [FileError] = []
     /// When grading, one line per path given whose programs wrote directives only the reference
     /// and the command line may give (they were ignored).
@@ -71,19 +71,18 @@ package struct TestSuite: Sendable {
         interrupted = found.interrupted
         var plan = Plan(found, paths: paths)
         if let reference = rules.reference { plan.match(reference, &skipped, &ignored) }
-        let bounds = rules.grading ? paths.map { SubmissionBounds(root: $0, reference: rules.reference?.path) } : []
+        let bounds = paths.map { ProgramBounds(root: $0, reference: rules.reference?.path, graded: rules.grading) }
         let loaded = plan.entries.concurrentMap(threads: loaders) { entry in
             var program = TestProgram(
                 entry.location, root: paths[entry.root], expectationBase: entry.key.map { rules.reference!.join($0) })
             program.referenceKey = entry.key
-            if rules.grading {
-                program.judge(by: entry.key.map { rules.reference!.policy(for: $0) } ?? ProgramSettings(), within: bounds[entry.root])
-            }
+            if rules.grading { program.judge(by: entry.key.map { rules.reference!.policy(for: $0) } ?? ProgramSettings()) }
+            program.confine(within: bounds[entry.root])
             onLoad(program)
             return (program: program, root: entry.root)
         }
         programs = []
-        let kept = removeParts(loaded, grading: rules.grading)
+        let kept = removeParts(loaded)
         var byRoot = Array(repeating: [TestProgram](), count: paths.count)
         for entry in kept { byRoot[entry.root].append(entry.program) }
         for (root, entries) in byRoot.enumerated() {
@@ -91,16 +90,15 @@ package struct TestSuite: Sendable {
                 entries, root: paths[root], discovered: found.foundPerRoot[root], reference: rules.reference,
                 conflicts: plan.conflicts[root])
         }
+        gatherRefusals(grading: rules.grading)
         if rules.grading { gatherRulings(rules) }
     }
 
     /// Takes out the programs another one includes or names with `with` (they are its parts) and
-    /// those marked include-only, listing them as skipped. When grading, a program refused for a
-    /// file outside its submission makes nothing a part.
-    private mutating func removeParts(
-        _ loaded: [(program: TestProgram, root: Int)], grading: Bool
-    ) -> [(program: TestProgram, root: Int)] {
-        let contributors = loaded.filter { !grading || $0.program.refusal == nil }
+    /// those marked include-only, listing them as skipped. A program refused for a file outside
+    /// its bounds makes nothing a part.
+    private mutating func removeParts(_ loaded: [(program: TestProgram, root: Int)]) -> [(program: TestProgram, root: Int)] {
+        let contributors = loaded.filter { $0.program.refusal == nil }
         let helpers = Set(contributors.flatMap(\.program.helperPaths).map(ProgramFolder.standardize))
         var parts: [(path: String, reason: String)] = []
         let part = "part of another program (included, or named with `with`)"
@@ -122,16 +120,21 @@ package struct TestSuite: Sendable {
         return kept
     }
 
-    /// The lines grading owes the teacher: each refused program, and per path given the policy
-    /// directives its programs wrote and grading ignored.
-    private mutating func gatherRulings(_ rules: GradingRules) {
+    /// One line per refused program.
+    private mutating func gatherRefusals(grading: Bool) {
         for program in programs {
             guard let refusal = program.refusal else { continue }
+            let fix = grading ? "a graded submission is built from its own files only" : refusal.fix(root: program.root)
             refusals.append(
                 FileError(
-                    path: refusal.source, problem: refusal.problem(outside: program.root),
-                    fix: "a graded submission is built from its own files only; its cases are errors"))
+                    path: refusal.source.path, line: refusal.source.line, problem: refusal.problem(outside: program.root),
+                    fix: fix + "; its cases are errors"))
         }
+    }
+
+    /// The lines grading owes the teacher: per path given, the policy directives its programs
+    /// wrote and grading ignored.
+    private mutating func gatherRulings(_ rules: GradingRules) {
         let decider =
             rules.reference == nil
             ? "--untrusted leaves how programs are judged to the command line" : "the reference decides how programs are judged"

@@ -85,6 +85,7 @@ import Testing
         #expect(throws: UsageError.self) { try RunOptions(parsing: []) }
         #expect(try RunOptions(parsing: ["a.asm", "b.asm", "d.c", "-lm"]).sources == ["a.asm", "b.asm", "d.c"])
         #expect(try RunOptions(parsing: ["a.asm", "-lm", "--link-flags", "-static -pie"]).linkFlags == ["-lm", "-static", "-pie"])
+        #expect(try RunOptions(parsing: ["a.asm", "--c-flags", "-O2 -Wall"]).cFlags == ["-O2", "-Wall"])
         #expect(throws: UsageError.self) { try RunOptions(parsing: ["a.asm", "--bogus"]) }
         #expect(throws: UsageError.self) { try RunOptions(parsing: ["a.asm", "--timeout", "-1"]) }
     }

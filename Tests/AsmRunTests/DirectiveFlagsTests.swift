@@ -7,38 +7,62 @@ import Testing
 @testable import Source
 @testable import Support
 
-/// A source's `c-flags` and `link-flags` cannot make the build, which runs outside the sandbox,
-/// run a program of the source's choosing or write where the source says.
+/// A source's `c-flags` and `link-flags` pass an allow-list: the words issue 30 measured making
+/// the build run a program the source names, or write where it says, are refused, abbreviated
+/// (gcc and ld accept unambiguous prefixes of their long options) or not.
 @Suite struct DirectiveFlagsTests {
-    static let refusedFlags: [(flag: String, link: Bool)] = [
-        ("-B/tmp/tools/", false), ("-B", false), ("-Bstatic", false), ("-wrapper", false), ("-fplugin=./p.so", false),
-        ("-fplugin-arg-p-x=1", false), ("-specs=evil.specs", false), ("--specs=evil.specs", false), ("@flags.txt", false),
-        ("--config=evil.cfg", false), ("--sysroot=/tmp/root", false), ("--gcc-toolchain=/tmp", false), ("-ccc-install-dir", false),
-        ("-Xlinker", true), ("-Xassembler", false), ("-Wa,-o,/tmp/x", false), ("-Wp,-MD,/tmp/x", false), ("-o", false),
-        ("-o/tmp/x", true), ("-MF", false), ("-MD", false), ("-save-temps", false), ("-save-temps=cwd", false),
-        ("-dumpdir", false), ("-aux-info", false), ("-fdump-tree-all=/tmp/x", false), ("-fprofile-note=/tmp/x", false),
-        ("-fuse-ld=/tmp/ld", true), ("--ld-path=/tmp/ld", true), ("-Wl,-o,/tmp/x", true), ("-Wl,--plugin=/tmp/p.so", true),
-        ("-Wl,-Map=/tmp/map", true), ("-plugin", true), ("--plugin=/tmp/p.so", true), ("--output=/tmp/x", true),
-        ("-Map=/tmp/map", true), ("--Map=/tmp/map", true), ("--dependency-file=/tmp/d", true), ("--out-implib=/tmp/i", true),
-        ("--error-handling-script=/tmp/s", true), ("-Wl,@/tmp/flags", true),
+    static let refusedFlags: [(words: [String], link: Bool)] = [
+        // Issue 30's measurements: the abbreviations a deny-list of prefixes missed.
+        (["--for-linker=-plugin=helper.so"], true), (["--for-linker", "-plugin=helper.so"], true), (["-Wl,-plugin,helper.so"], true),
+        (["-Wl,--plugin=helper.so"], true), (["-Wl,--plu=helper.so"], true), (["--outp=/tmp/x"], true), (["--Ma=/tmp/map"], true),
+        (["-Wl,--error-h=./script"], true), (["-Wl,--dependency-f=/tmp/d"], true), (["--prefix=/tmp/tools/"], false),
+        (["--prefix", "/tmp/tools/"], true), (["-wrapper", "gdb,--args"], false), (["-B/tmp/tools/"], false), (["-B", "/tmp"], true),
+        (["-fplugin=./p.so"], false), (["-fplugin-arg-p-x=1"], false), (["-specs=evil.specs"], false), (["--specs=evil.specs"], true),
+        (["@flags.txt"], false), (["@flags.txt"], true), (["-Wl,@flags.txt"], true), (["--error-handling-script=./s"], true),
+        (["-MF", "/tmp/d"], false), (["-MD"], false), (["-M"], true), (["-dumpdir", "/tmp/"], false), (["-dumpbase", "x"], false),
+        (["-Wl,-Map=/tmp/map"], true), (["-Wl,-Map,/tmp/map"], true), (["-o", "/tmp/x"], true), (["-o/tmp/x"], false),
+        (["--output=/tmp/x"], true), (["-save-temps"], false), (["-fdump-tree-all"], false), (["-fprofile-use=/tmp/p"], false),
+        (["-ftest-coverage"], false), (["-fstack-usage"], false), (["-flto=auto"], true), (["-fuse-ld=/tmp/ld"], true),
+        (["--ld-path=/tmp/ld"], true), (["--sysroot=/tmp/root"], true), (["-Xlinker", "-plugin"], true), (["-Xassembler", "-o"], false),
+        (["-Wa,-o,/tmp/x"], false), (["-Wp,-MD,/tmp/x"], false), (["-Wl,-rpath,/tmp"], true), (["-mllvm", "-x"], false),
+        (["-Bstatic"], false), (["-x", "c"], true), (["-I", "/tmp"], true), (["-Dx"], true), (["-l", "../x"], true),
+        (["-e", "-plugin=x.so"], true), (["-z", "plugin"], true), (["-include"], false), (["-L"], true), (["x.c"], false),
+        (["-Wl,-z"], true), (["-m", "elf_x86_64x"], true), (["-dynamic-linker", "/tmp/ld.so"], true),
     ]
 
-    static let allowedFlags: [(flag: String, link: Bool)] = [
-        ("-O2", false), ("-Wall", false), ("-Wextra", false), ("-std=c11", false), ("-m32", false), ("-masm=intel", false),
-        ("-fno-pie", false), ("-fno-stack-protector", false), ("-DLEVEL=2", false), ("-Iinclude", false), ("-g3", false),
-        ("-include", false), ("-lm", true), ("-L/usr/lib", true), ("-static", true), ("-no-pie", true), ("-pie", true),
-        ("-nostdlib", true), ("-Bstatic", true), ("-Bdynamic", true), ("-Bsymbolic", true), ("-Wl,-z,noexecstack", true),
-        ("-Wl,-e,main", true), ("-Wl,-Bstatic", true), ("-fuse-ld=lld", true), ("-Tlink.ld", true), ("--oformat=elf64-x86-64", true),
-        ("-e", true), ("main", true), ("-z", true), ("noexecstack", true), ("-O1", true),
-        ("execstack", true), ("-zexecstack", true), ("-Wl,-z,execstack", true), ("-Wl,-zexecstack", true),
+    static let allowedFlags: [(words: [String], link: Bool)] = [
+        (["-O2", "-Wall", "-Wextra", "-Werror=format", "-W", "-w", "-std=c11", "-std=gnu99", "-ansi", "-pedantic"], false),
+        (["-m32", "-m64", "-masm=intel", "-march=native", "-mno-red-zone", "-g", "-g3", "-ggdb", "-gdwarf-4"], false),
+        (["-fno-pie", "-fPIC", "-fno-stack-protector", "-fvisibility=hidden", "-fcf-protection=none", "-fno-omit-frame-pointer"], false),
+        (["-DLEVEL=2", "-D", "X", "-UNDEBUG", "-Iinclude", "-I", "lib", "-isystem", "sys", "-include", "config.h"], false),
+        (["-lm", "-l", "c", "-lc", "-l:libfoo.a", "-L/usr/lib", "-L", "lib", "-static", "-no-pie", "-pie", "-static-pie"], true),
+        (["-nostdlib", "-nostartfiles", "-nodefaultlibs", "-Bstatic", "-Bdynamic", "-Bsymbolic", "-s", "-rdynamic"], true),
+        (["-Wl,-z,noexecstack", "-Wl,-e,main", "-Wl,-Bstatic", "-Wl,--gc-sections,-s", "-Wl,-zexecstack", "-Wl,-N"], true),
+        (
+            ["-fuse-ld=lld", "-Tlink.ld", "-T", "link.ld", "--oformat=elf64-x86-64", "-e", "main", "--entry=_start", "-z", "noexecstack"],
+            true
+        ),
+        (["-zexecstack", "-z", "max-page-size=0x1000", "--hash-style=gnu", "--build-id=none", "--no-pie", "-m", "elf_i386"], true),
+        (["-melf_x86_64", "-Ttext", "0x401000", "-Ttext=0x8048000", "-dynamic-linker", "/lib64/ld-linux-x86-64.so.2"], true),
+        (["-O1", "-g", "-m32", "-fno-pie", "helper.o", "libutil.a", "--gc-sections", "-u", "main", "--defsym=LIMIT=10"], true),
     ]
 
-    @Test(arguments: refusedFlags) func refused(_ case: (flag: String, link: Bool)) {
-        #expect(DirectiveFlags.problem(`case`.flag, link: `case`.link) != nil)
+    @Test(arguments: refusedFlags) func refused(_ case: (words: [String], link: Bool)) {
+        #expect(throws: DirectiveFlags.Refusal.self) { try DirectiveFlags.read(`case`.words, for: `case`.link ? .link : .compile) }
     }
 
-    @Test(arguments: allowedFlags) func allowed(_ case: (flag: String, link: Bool)) {
-        #expect(DirectiveFlags.problem(`case`.flag, link: `case`.link) == nil)
+    @Test(arguments: allowedFlags) func allowed(_ case: (words: [String], link: Bool)) throws {
+        _ = try DirectiveFlags.read(`case`.words, for: `case`.link ? .link : .compile)
+    }
+
+    /// The paths the flags name, for the check that each lies in the program's folder.
+    @Test func theFlagsPathsAreKeptWithTheirKind() throws {
+        let named = try DirectiveFlags.read(["-L", "lib", "-lm", "-Tx.ld", "-Wl,-T,y.ld,z.o", "w.a"], for: .link)
+        #expect(named.map(\.kind) == [.folder, .library, .script, .script, .input, .input])
+        #expect(named.map(\.path) == ["lib", "m", "x.ld", "y.ld", "z.o", "w.a"])
+        #expect(named.map(\.written) == ["-L lib", "-lm", "-Tx.ld", "-Wl,-T,y.ld,z.o", "-Wl,-T,y.ld,z.o", "w.a"])
+        let compiled = try DirectiveFlags.read(["-Iinc", "-include", "c.h", "-O2"], for: .compile)
+        #expect(compiled.map(\.kind) == [.folder, .file] && compiled.map(\.path) == ["inc", "c.h"])
     }
 
     @Test func theDirectiveNamesItsLineAndTheFlag() throws {
@@ -48,7 +72,7 @@ import Testing
         } catch let error as FileError {
             #expect(
                 error.description
-                    == "sub/main.asm:2: `link-flags` may not pass `-o`: it makes the build write files where the source says, outside the sandbox; remove it from the source (`--link-flags` on your command line passes it)"
+                    == "sub/main.asm:2: `link-flags` may not pass `-o`: it is not among the flags a source may pass (README, \"Source directives\"); remove it from the source, or pass it with --link-flags on your own command line if you trust it"
             )
         }
     }
@@ -97,7 +121,7 @@ struct DirectiveFlagsBuildTests {
         #expect(result.status == .exited(125), "\(result.stderr)")
         #expect(
             result.stderr
-                == "asmrun: main.asm:2: `c-flags` may not pass `-B\(directory)/tools/`: it makes the build run or load programs the source names, outside the sandbox; remove it from the source\n"
+                == "asmrun: main.asm:2: `c-flags` may not pass `-B\(directory)/tools/`: it is not among the flags a source may pass (README, \"Source directives\"); remove it from the source, or pass it with --c-flags on your own command line if you trust it\n"
         )
         #expect(!Files.exists(directory + "/ran"), "the source's assembler ran")
     }

@@ -143,7 +143,7 @@ struct GradingAttackTests {
         #expect(
             result.stderr.contains(
                 "note: pr: ignored its programs' `timeout`, `xfail` directives: --untrusted leaves how programs are judged"))
-        #expect(result.stderr.contains("asmrun: pr/borrow.asm: is built with ../ref/count.asm (`with`), outside pr;"), "\(result)")
+        #expect(result.stderr.contains("asmrun: pr/borrow.asm:1: is built with ../ref/count.asm (`with`), outside pr;"), "\(result)")
         #expect(result.stdout.contains("ERROR pr/borrow.asm:two [\(Fixture.runner)]: refused"))
         let update = try Fixture.asmrun(["test", "pr", "--untrusted", "--update"], in: room.root)
         #expect(update.status == .exited(2) && update.stderr.hasPrefix("asmrun: --update with --untrusted"), "\(update)")

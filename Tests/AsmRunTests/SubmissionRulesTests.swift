@@ -59,25 +59,33 @@ import Testing
         #expect(settings.format == .elf32 && settings.defines == ["X=1"], "what shapes the build stays the submission's")
     }
 
-    /// `c-flags` and `link-flags` may not name another submission's files either.
+    /// `c-flags`, `link-flags` and `include` may not name another submission's files either, nor
+    /// give ld a script where an object goes.
     @Test func flagsMayNameOnlyTheSubmissionsFiles() throws {
         let root = try Fixture.temporaryDirectory()
         defer { Files.removeTree(root) }
         try Fixture.write("int x;\n", to: root + "/alice/x.o")
         try Fixture.write("int y;\n", to: root + "/bob/include/y.h")
-        let bounds = SubmissionBounds(root: root + "/bob", reference: nil)
-        let cases: [([String], String?)] = [
-            (["-O2", "-Wall", "-lm", "-I\(root)/bob/include", "-std=c11"], nil),
-            (["-I", "\(root)/alice"], "-I \(root)/alice"),
-            (["-I\(root)/alice"], "-I\(root)/alice"),
-            (["-include", "\(root)/alice/x.o"], "-include \(root)/alice/x.o"),
-            (["\(root)/alice/x.o"], "\(root)/alice/x.o"),
-            (["-Wl,-T,\(root)/alice/x.o"], "-T \(root)/alice/x.o"),
-            (["--script=\(root)/alice"], "--script=\(root)/alice"),
-            (["-L/nonexistent/folder"], nil),
+        try Fixture.write("INPUT(/etc/hostname)\n", to: root + "/bob/fake.o")
+        try Fixture.write("INPUT(/etc/hostname)\n", to: root + "/bob/libfake.so")
+        try Fixture.write("SECTIONS { .text : { *(.text) } }\n", to: root + "/bob/plain.ld")
+        try Fixture.write("INCLUDE /etc/hostname\n", to: root + "/bob/evil.ld")
+        let bounds = ProgramBounds(root: root + "/bob", graded: true)
+        let cases: [(String, ProgramBounds.Refusal.Kind?)] = [
+            ("c-flags -O2 -Wall -I\(root)/bob/include -std=c11", nil),
+            ("link-flags -lm -L/usr/lib -L/nonexistent/folder -T \(root)/bob/plain.ld", nil),
+            ("c-flags -I \(root)/alice", .flag), ("c-flags -I\(root)/alice", .flag), ("include \(root)/alice", .flag),
+            ("c-flags -include \(root)/alice/x.o", .flag), ("link-flags \(root)/alice/x.o", .flag),
+            ("link-flags -Wl,-T,\(root)/alice/x.o", .flag), ("link-flags --script=\(root)/alice/x.o", .flag),
+            ("link-flags \(root)/bob/fake.o", .notObject), ("link-flags -L \(root)/bob -lfake", .notObject),
+            ("link-flags -T \(root)/bob/evil.ld", .script), ("with ../alice/x.o", .with),
         ]
-        for (flags, refused) in cases {
-            #expect(FlagPaths.firstOutside(flags, bounds: bounds) == refused, "\(flags)")
+        for (directive, refused) in cases {
+            try Fixture.write("; asmrun: \(directive)\nglobal _start\n_start: ret\n", to: root + "/bob/main.asm")
+            let program = try Program.load(file: root + "/bob/main.asm")
+            let refusal = bounds.refusal(of: program)
+            #expect(refusal?.kind == refused, "\(directive): \(String(describing: refusal))")
+            if refused != nil { #expect(refusal?.source == FileLocation(root + "/bob/main.asm", line: 1)) }
         }
     }
 
@@ -86,8 +94,8 @@ import Testing
         defer { Files.removeTree(root) }
         try Fixture.write("int x;\n", to: root + "/alice/x.h")
         try Fixture.write("int y;\n", to: root + "/bob/y.h")
-        let bounds = SubmissionBounds(root: root + "/bob", reference: nil)
-        let cases: [(String, SubmissionBounds.Refusal.Kind?)] = [
+        let bounds = ProgramBounds(root: root + "/bob", graded: true)
+        let cases: [(String, ProgramBounds.Refusal.Kind?)] = [
             ("#include <stdio.h>\n#include \"y.h\"\nint main(void) { return 0; }\n", nil),
             ("#include \"../alice/x.h\"\n", .include),
             ("  #  include \"\(root)/alice/x.h\"\n", .include),
@@ -102,5 +110,12 @@ import Testing
         }
         try FileManager.default.createSymbolicLink(atPath: root + "/bob/z.h", withDestinationPath: root + "/alice/x.h")
         #expect(!bounds.holds(root + "/bob/z.h") && bounds.holds(root + "/bob/y.h"), "a link is judged by where it leads")
+        let trusted = ProgramBounds(root: root + "/bob")
+        try Fixture.write(
+            "#define F \"x.h\"\n#include F\n__asm__(\".incbin \\\"y.h\\\"\");\n#include \"../alice/x.h\"\n", to: root + "/bob/main.c")
+        #expect(
+            CIncludes.firstOutside(root + "/bob/main.c", bounds: trusted)
+                == ProgramBounds.Refusal(kind: .include, source: FileLocation(root + "/bob/main.c", line: 4), named: "../alice/x.h"),
+            "ungraded, what cannot be checked is left to the contained build; a named file outside is refused at its line")
     }
 }

@@ -1,25 +1,27 @@
 import Support
 
-/// What a C file of a graded submission pulls in: each `#include` is checked against the
-/// submission's bounds, a computed `#include MACRO` and `.incbin` in inline assembly are
-/// refused (what they read cannot be checked). A line-by-line look, not a preprocessor: it errs
-/// on the side of refusing.
+/// What a C file pulls in: each `#include` that names a file is checked against the program's
+/// bounds; when graded, a computed `#include MACRO` and `.incbin` in inline assembly are refused
+/// too (what they read cannot be checked: the contained build is what stops them otherwise). A
+/// line-by-line look, not a preprocessor: it errs on the side of refusing.
 enum CIncludes {
     /// The first thing `path` includes that is, or may be, outside `bounds`.
-    static func firstOutside(_ path: String, bounds: SubmissionBounds) -> (kind: SubmissionBounds.Refusal.Kind, name: String)? {
+    static func firstOutside(_ path: String, bounds: ProgramBounds) -> ProgramBounds.Refusal? {
         guard let bytes = try? Files.read(path) else { return nil }
         let folder = PathName.directory(of: path)
-        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+        for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let text = String(decoding: line, as: UTF8.self)
-            if text.contains(".incbin") { return (.incbin, ".incbin") }
+            let at = FileLocation(path, line: index + 1)
+            if bounds.graded && text.contains(".incbin") { return .init(kind: .incbin, source: at, named: ".incbin") }
             guard let target = includeTarget(text) else { continue }
             switch target {
-            case .computed: return (.computedInclude, "")
+            case .computed:
+                if bounds.graded { return .init(kind: .computedInclude, source: at, named: "") }
             case .quoted(let name):
                 let local = name.hasPrefix("/") ? name : (folder.isEmpty ? name : folder + "/" + name)
-                if Files.exists(local) ? !bounds.holds(local) : hasParent(name) { return (.include, name) }
+                if Files.exists(local) ? !bounds.holds(local) : hasParent(name) { return .init(kind: .include, source: at, named: name) }
             case .angled(let name):
-                if name.hasPrefix("/") || hasParent(name) { return (.include, name) }
+                if name.hasPrefix("/") || hasParent(name) { return .init(kind: .include, source: at, named: name) }
             }
         }
         return nil
