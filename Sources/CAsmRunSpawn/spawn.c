@@ -475,6 +475,12 @@ int asmrun_set_subreaper(int enabled) {
     return prctl(PR_SET_CHILD_SUBREAPER, enabled ? 1 : 0, 0, 0, 0);
 }
 
+int asmrun_set_dumpable(int dumpable) {
+    int before = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+    if (prctl(PR_SET_DUMPABLE, (unsigned long)dumpable, 0, 0, 0) != 0) return -1;
+    return before;
+}
+
 static volatile int interrupt_fd = -1;
 static struct sigaction saved_interrupt, saved_terminate;
 

@@ -59,6 +59,11 @@ package struct TestCommand: Sendable {
                     isolate: options.isolate, launcher: context.launcher)
             }
             defer { containment.value.close(reapingAll: context.ownsProcess) }
+            if options.isolate, options.untrusted || options.referencePath != nil,
+                let refusal = containment.value.proc.untrustedRefusal
+            {
+                throw UsageError(refusal.problem, fix: refusal.fix)
+            }
             guard let (suite, ahead, loading) = try loadBuildingAhead(store: store, toolchain: toolchain) else {
                 return ExitCode.interrupted
             }

@@ -120,7 +120,11 @@ private struct ExpectationParser {
         var label = runner.map { "\(key) @\($0)" } ?? key
         if key == "env" && !current!.environment.isEmpty { label += " \(current!.environment.count + 1)" }
         if key == "limit", let name = value.split(separator: " ").first { label += " \(name)" }
-        if current!.lines.fields[label] == nil { current!.lines.fields[label] = lineNumber }
+        // One value per field (`env` lines add up; `limit` and `input` say which one repeats).
+        if let first = current!.lines.fields[label], key != "limit", !key.hasPrefix("input ") {
+            throw fail("`\(label):` appears twice in case `\(current!.name)` (first on line \(first)); keep one")
+        }
+        current!.lines.fields[label] = lineNumber
         attachComments(to: label)
         if let name = try fileName(after: "input ", in: key) {
             guard runner == nil else { throw fail("input files cannot be runner-specific") }

@@ -2,8 +2,8 @@ import Glibc
 import Support
 import Synchronization
 
-/// asmrun's own pids cgroup, `asmrun-PID-N-NS` (NS: its pid namespace), with one child cgroup per case; cgroup v2 when
-/// `/sys/fs/cgroup` is the unified hierarchy, else the v1 `pids` hierarchy.
+/// asmrun's own pids cgroup, `asmrun-run-PID-N-NS` (NS: its pid namespace), locked by the run, with one child cgroup
+/// per case; cgroup v2 when `/sys/fs/cgroup` is the unified hierarchy, else the v1 `pids` hierarchy.
 struct CgroupTree: Sendable {
     let kind: String
     let base: String
@@ -23,10 +23,14 @@ struct CgroupTree: Sendable {
     /// threaded subtree, so there it is `cgroup.procs`.
     let joinFile: String
 
-    init(kind: String, base: String, joinFile: String = "cgroup.procs") {
+    /// The descriptor of `base` this run holds its lock on (-1: none).
+    private let lock: Int32
+
+    init(kind: String, base: String, joinFile: String = "cgroup.procs", lock: Int32 = -1) {
         self.kind = kind
         self.base = base
         self.joinFile = joinFile
+        self.lock = lock
     }
 
     /// The file in `cgroup` a process joins it by.
@@ -36,44 +40,82 @@ struct CgroupTree: Sendable {
 
     /// Creates the tree; `nil` when no writable pids controller exists here.
     static func create() -> CgroupTree? {
-        // Unique per tree, not only per process: a library user may run several suites at once.
-        let name = "asmrun-\(getpid())-\(instances.add(1, ordering: .relaxed).newValue)-\(pidNamespace)"
         let unified = "/sys/fs/cgroup"
         let legacy = "/sys/fs/cgroup/pids"
         for parent in [unified, legacy] { removeAbandoned(in: parent) }
-        if let controllers = read(unified + "/cgroup.controllers"), controllers.split(separator: " ").contains("pids") {
-            let base = unified + "/" + name
-            if mkdir(base, 0o755) == 0 || errno == EEXIST {
-                if write("+pids", to: base + "/cgroup.subtree_control") {
-                    return CgroupTree(kind: "cgroup v2", base: base)
-                }
-                rmdir(base)
+        if let controllers = read(unified + "/cgroup.controllers"), controllers.split(separator: " ").contains("pids"),
+            let (base, lock) = makeBase(in: unified)
+        {
+            if write("+pids", to: base + "/cgroup.subtree_control") {
+                return CgroupTree(kind: "cgroup v2", base: base, lock: lock)
             }
+            rmdir(base)
+            close(lock)
         }
-        if access(legacy + "/cgroup.procs", F_OK) == 0 {
-            let base = legacy + "/" + name
-            if mkdir(base, 0o755) == 0 || errno == EEXIST {
-                if access(base + "/pids.max", F_OK) == 0 {
-                    return CgroupTree(kind: "cgroup v1", base: base, joinFile: "tasks")
-                }
-                rmdir(base)
+        if access(legacy + "/cgroup.procs", F_OK) == 0, let (base, lock) = makeBase(in: legacy) {
+            if access(base + "/pids.max", F_OK) == 0 {
+                return CgroupTree(kind: "cgroup v1", base: base, joinFile: "tasks", lock: lock)
             }
+            rmdir(base)
+            close(lock)
         }
         return nil
     }
 
-    /// Trees of asmruns that died without removing them (`asmrun-PID-N-NS` with PID gone): what
-    /// still runs in their case cgroups is killed and the cgroups removed. A live run's tree is
-    /// never touched (its pid answers `kill(pid, 0)`), nor one made in another pid namespace,
-    /// where the pid means another process.
+    /// A new folder for a tree in `parent`, `asmrun-run-PID-N-NS`, and the descriptor that holds
+    /// its lock for as long as the run lives (the kernel lets go of it when the run dies, however
+    /// it dies). A sweeper may take a folder between its `mkdir` and its lock: the folder is then
+    /// gone once the lock is ours, and the next name is tried. A name taken (the same pid in
+    /// another pid namespace) is never shared.
+    private static func makeBase(in parent: String) -> (String, Int32)? {
+        for _ in 0..<8 {
+            // Unique per tree, not only per process: a library user may run several suites at once.
+            let name = "\(ownedPrefix)\(getpid())-\(instances.add(1, ordering: .relaxed).newValue)-\(pidNamespace)"
+            let base = parent + "/" + name
+            guard mkdir(base, 0o755) == 0 else {
+                if errno == EEXIST { continue }
+                return nil
+            }
+            let lock = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard lock >= 0 else {
+                rmdir(base)
+                return nil
+            }
+            var held = stat()
+            var named = stat()
+            if flock(lock, LOCK_EX) == 0, fstat(lock, &held) == 0, stat(base, &named) == 0, held.st_ino == named.st_ino {
+                return (base, lock)
+            }
+            close(lock)
+        }
+        return nil
+    }
+
+    /// How the trees this version makes are named: their owner holds a lock on the folder.
+    static let ownedPrefix = "asmrun-run-"
+
+    /// Trees of asmruns that died without removing them: what still runs in their case cgroups
+    /// is killed and the cgroups removed. A tree is abandoned when nobody holds the lock on its
+    /// folder, whichever pid namespace (a container, `unshare -p`) made it and whoever has its
+    /// pid now. Trees named `asmrun-PID-N-NS` by earlier versions, which took no lock, are
+    /// abandoned when their pid is gone from this pid namespace.
     static func removeAbandoned(in parent: String) {
         for name in (try? Files.list(parent)) ?? [] where name.hasPrefix("asmrun-") {
+            let base = parent + "/" + name
+            if name.hasPrefix(ownedPrefix) {
+                let lock = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                guard lock >= 0 else { continue }
+                defer { close(lock) }
+                guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { continue }
+                CgroupTree(kind: "abandoned", base: base).remove()
+                continue
+            }
             let parts = name.split(separator: "-")
             // Three parts: a tree named before the namespace was part of the name.
             guard parts.count == 4 || parts.count == 3, let pid = pid_t(parts[1]), pid != getpid(), Int(parts[2]) != nil,
                 parts.count == 3 || parts[3] == pidNamespace, kill(pid, 0) != 0, errno == ESRCH
             else { continue }
-            CgroupTree(kind: "abandoned", base: parent + "/" + name).remove()
+            CgroupTree(kind: "abandoned", base: base).remove()
         }
     }
 
@@ -121,12 +163,13 @@ struct CgroupTree: Sendable {
         return alive
     }
 
-    /// Removes the case cgroups left and the base.
+    /// Removes the case cgroups left and the base, then lets go of its lock.
     func remove() {
         for name in (try? Files.list(base)) ?? [] where name.hasPrefix("case-") {
             _ = killAll(in: base + "/" + name, keepingWith: nil)
         }
         rmdir(base)
+        if lock >= 0 { close(lock) }
     }
 
     /// This process's pid namespace (the inode number of `/proc/self/ns/pid`).

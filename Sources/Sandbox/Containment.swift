@@ -29,6 +29,10 @@ package final class Containment: Sendable {
     package let layers: [ContainmentLayer]
     /// One line per unavailable layer (grouped), saying why.
     package let notes: [String]
+    /// What cases can read of other processes in /proc.
+    package let proc: ProcView
+    /// asmrun's dumpable setting before the run made it not dumpable.
+    private let dumpable: Int32?
     /// RLIMIT_NPROC for cases when no cgroup bounds them (non-root: counts all the user's processes).
     package let processLimit: Int?
     let cgroups: CgroupTree?
@@ -80,6 +84,10 @@ package final class Containment: Sendable {
             notes.append(reason)
         }
         if isolate { notes += Self.notes(for: setup) }
+        proc = ProcView(privateProc: setup.privateProc, root: root, hidepid: ProcView.hostHidepid())
+        layers.append(proc.layer)
+        // Its environment and its /proc folder closed to the user's cases (and its other processes).
+        dumpable = proc.privateProc ? nil : Dumpable.close()
         self.layers = layers
         self.notes = notes
     }
@@ -158,6 +166,7 @@ package final class Containment: Sendable {
         if reapingAll { strays?.reapAllZombies() }
         if leasedSubreaper { Subreaper.release() }
         namespaces?.close()
+        Dumpable.restore(dumpable)
     }
 
     /// The tasks on the host (`/proc/loadavg`: `0.10 0.20 0.30 RUNNING/TOTAL LAST`), an upper

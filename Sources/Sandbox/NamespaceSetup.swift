@@ -25,18 +25,26 @@ struct NamespaceSetup {
     var layers: [ContainmentLayer] = []
     /// Why layers that were tried are not in use.
     var problems: [String] = []
+    /// Cases get a /proc of their own PID namespace (not the host's).
+    var privateProc = false
+
+    /// ASMRUN_USER_NAMESPACES=0 makes a user's run behave as on a host that refuses unprivileged
+    /// user namespaces (Ubuntu 24.04's AppArmor default, Docker's seccomp profile), so that tests
+    /// can run that way where they work.
+    static let userNamespacesRefused = getenv("ASMRUN_USER_NAMESPACES").map { String(cString: $0) == "0" } ?? false
 
     init(scratch: String, visible: [String], root: Bool, isolate: Bool, launcher: any ProcessLaunching) {
         let seccomp = SeccompFilter.make()
         let filter = try? seccomp.get()
         if case .failure(let problem) = seccomp { problems.append("seccomp: \(problem)") }
-        var privateProc = false
         var chosen: (Namespaces?, Confinement)?
         let identity: CaseIdentity? = root ? .nobody : nil
         // Case folders read-only to all but their own case, then the scratch folder writable to
         // every case, then no namespaces: each with the most confinement that works.
         if !isolate { problems.append("--no-isolation") }
-        for writableScratch in [false, true] where chosen == nil && isolate {
+        let refused = !root && Self.userNamespacesRefused
+        if refused && isolate { problems.append("unprivileged user namespaces refused (ASMRUN_USER_NAMESPACES=0)") }
+        for writableScratch in [false, true] where chosen == nil && isolate && !refused {
             let made = Self.make(scratch: scratch, visible: visible, writable: writableScratch, root: root, problems: &problems)
             guard made.networkNamespace >= 0 || made.mountNamespace >= 0 else { break }
             let caseNamespaces = !writableScratch && made.mountNamespace >= 0

@@ -22,12 +22,12 @@ struct CaseExecutor: Sendable {
         let limits = CaseLimits(
             timeout: testCase.timeout ?? program.settings.timeout ?? configuration.timeout, outputLimit: own.outputLimit,
             resources: own.resources)
-        if let tooLarge = ArgumentSpace.problem(arguments: testCase.arguments, environment: testCase.environment) {
+        if let tooLarge = testCase.argumentSpaceProblem {
+            let location = FileLocation(test.expectationPath, line: tooLarge.line)
             var result = RunnerResult(
                 runner: runner.name, status: .error,
-                message:
-                    "\(FileLocation(test.expectationPath)): case `\(testCase.name)`: \(tooLarge); give large input with `stdin:` instead")
-            result.location = FileLocation(test.expectationPath)
+                message: "\(location): case `\(testCase.name)`: \(tooLarge.problem); give large input with `stdin:` instead")
+            result.location = location
             return result
         }
         var input = CaseInput(arguments: testCase.arguments, environment: testCase.environment, stdin: testCase.stdin.bytes)

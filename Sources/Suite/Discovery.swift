@@ -34,6 +34,9 @@ struct Discovery {
         /// The skipped files no program uses either (`.s` files, C files without `main`).
         var ignored: [String] = []
         var problems: [FileError] = []
+        /// Links not followed that deserve a line of their own (a link to a folder that holds
+        /// it, a loop of links that are not programs): not errors.
+        var notes: [String] = []
         var missing = 0
         /// `AtomicFile` temporary files seen beside the sources (`.x.expect.asmrun-XXXXXX`), as
         /// (folder, name): a run that died while writing may have left them.
@@ -49,9 +52,19 @@ struct Discovery {
         let stop: () -> Bool
     }
 
+    /// Folders already searched (device, inode), and links to folders met on the way: they are
+    /// followed once every real folder under the path given was searched, so a folder reached
+    /// both as itself and through a link is searched once, under its own name.
+    private struct Searched {
+        var folders = Set<[UInt64]>()
+        var links: [String] = []
+        /// The members of each file link loop already reported.
+        var loops = Set<String>()
+    }
+
     static func find(_ paths: [String], stop: @escaping () -> Bool = { false }) -> Found {
         var found = Found()
-        var visited = Set<[UInt64]>()
+        var searched = Searched()
         for (root, path) in paths.enumerated() {
             guard !found.interrupted else { break }
             let before = found.programs.count
@@ -67,7 +80,9 @@ struct Discovery {
                 continue
             }
             if (info.st_mode & S_IFMT) == S_IFDIR {
-                walk(path, Walk(bound: Files.realPath(path), stop: stop), &found, &visited)
+                let search = Walk(bound: Files.realPath(path), stop: stop)
+                walk(path, search, &found, &searched)
+                while !searched.links.isEmpty { follow(searched.links.removeFirst(), search, &found, &searched) }
             } else {
                 // Kept whatever it is, so that loading it names the problem.
                 found.programs.append(.file(path))
@@ -81,7 +96,7 @@ struct Discovery {
         return found
     }
 
-    private static func walk(_ directory: String, _ search: Walk, _ found: inout Found, _ visited: inout Set<[UInt64]>) {
+    private static func walk(_ directory: String, _ search: Walk, _ found: inout Found, _ searched: inout Searched) {
         guard !found.interrupted else { return }
         guard !search.stop() else {
             found.interrupted = true
@@ -89,11 +104,8 @@ struct Discovery {
         }
         var info = stat()
         guard stat(directory, &info) == 0 else { return }
-        guard visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else {
-            found.problems.append(
-                FileError(path: directory, problem: "leads back to a folder already searched (symlink loop)", fix: "remove the link"))
-            return
-        }
+        // Only a bind mount can bring a real folder back: it is searched once.
+        guard searched.folders.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
         let entries: [(name: String, regularFile: Bool)]
         do {
             entries = try Files.listEntries(directory).sorted { $0.name < $1.name }
@@ -121,23 +133,76 @@ struct Discovery {
             }
             var entry = stat()
             guard stat(path, &entry) == 0 else {
-                if errno == ELOOP || isProgramFile(name) {
-                    found.problems.append(
-                        FileError(path: path, problem: errno == ELOOP ? "is a symlink loop" : "is a broken link", fix: "remove the link"))
+                if errno == ELOOP {
+                    reportLoop(name, path, &found, &searched)
+                } else if isProgramFile(name) {
+                    found.problems.append(FileError(path: path, problem: "is a broken link", fix: "remove the link"))
                 }
                 continue
             }
             if (entry.st_mode & S_IFMT) == S_IFDIR {
                 guard !name.hasSuffix(".files") else { continue }
-                if let outside = linkOut(path, search) {
-                    found.skipped.append((path, "a link to \(outside), outside the path given: not followed"))
-                    continue
+                var link = stat()
+                if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+                    searched.links.append(path)
+                } else {
+                    walk(path, search, &found, &searched)
                 }
-                walk(path, search, &found, &visited)
             } else {
                 classify(name, path, &found)
             }
         }
+    }
+
+    /// A link to a folder, once every real folder was searched: one leading out of the path
+    /// given is skipped, one to a folder already searched (an alias) is skipped saying so, one
+    /// to a folder that holds it is a loop, noted in one line; any other is searched.
+    private static func follow(_ path: String, _ search: Walk, _ found: inout Found, _ searched: inout Searched) {
+        guard !found.interrupted else { return }
+        if let outside = linkOut(path, search) {
+            found.skipped.append((path, "a link to \(outside), outside the path given: not followed"))
+            return
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        guard searched.folders.contains([UInt64(info.st_dev), UInt64(info.st_ino)]) else {
+            return walk(path, search, &found, &searched)
+        }
+        let target = Files.realPath(path) ?? path
+        let holder = Files.realPath(PathName.directory(of: path).isEmpty ? "." : PathName.directory(of: path)) ?? ""
+        if Files.isWithin(holder, folder: target) {
+            found.notes.append("note: \(path): a link to \(target), which holds it (symlink loop): not followed")
+        } else {
+            found.skipped.append((path, "a link to \(target), searched under its own name"))
+        }
+    }
+
+    /// A link that never ends (`a.asm -> b.asm -> a.asm`): one line for the loop, an error when
+    /// its names are programs (they cannot be read), a note otherwise.
+    private static func reportLoop(_ name: String, _ path: String, _ found: inout Found, _ searched: inout Searched) {
+        let members = loopMembers(path)
+        guard searched.loops.insert(members.sorted().first ?? path).inserted else { return }
+        let cycle = (members + [members.first ?? path]).map { PathName.lastComponent(of: $0) }.joined(separator: " -> ")
+        if isProgramFile(name) {
+            found.problems.append(FileError(path: path, problem: "is a symlink loop (\(cycle))", fix: "remove the link"))
+        } else {
+            found.notes.append("note: \(path): a symlink loop (\(cycle)): not followed")
+        }
+    }
+
+    /// The links met from `path` until one comes back (at most 40, the kernel's own bound).
+    private static func loopMembers(_ path: String) -> [String] {
+        var chain = [path]
+        var current = path
+        for _ in 0..<40 {
+            guard let target = Files.linkTarget(current) else { break }
+            let folder = PathName.directory(of: current)
+            let next = target.hasPrefix("/") || folder.isEmpty ? target : folder + "/" + target
+            if let start = chain.firstIndex(of: next) { return Array(chain[start...]) }
+            chain.append(next)
+            current = next
+        }
+        return [path]
     }
 
     /// Where the folder `path` really is, when a link takes it out of the path given.

@@ -39,8 +39,10 @@ package struct TestSuite: Sendable {
     /// Programs built from files outside the path given (when graded, their submission), one
     /// line each (their cases are errors).
     package var refusals: [FileError] = []
-    /// When grading, one line per path given whose programs wrote directives only the reference
-    /// and the command line may give (they were ignored).
+    /// Links discovery did not follow that deserve a line (a folder link to a folder holding it,
+    /// a loop of links that are not programs), and, when grading, one line per path given whose
+    /// programs wrote directives only the reference and the command line may give (they were
+    /// ignored). Printed escaped.
     package var notes: [String] = []
     /// When grading, per path given, the policy directives its programs wrote (and grading
     /// ignored), by name.
@@ -67,6 +69,7 @@ package struct TestSuite: Sendable {
         missingPaths = found.missing
         temporaryFiles = found.temporaryFiles
         skipped = found.skipped
+        notes = found.notes
         ignored = found.ignored
         interrupted = found.interrupted
         var plan = Plan(found, paths: paths)

@@ -14,3 +14,13 @@ extension Files {
         folder == "/" || path == folder || path.hasPrefix(folder + "/")
     }
 }
+
+extension Files {
+    /// What the symbolic link `path` points at, as written in it; `nil` when it is no link.
+    package static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = buffer.withUnsafeMutableBufferPointer { readlink(path, $0.baseAddress!, $0.count - 1) }
+        guard length >= 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

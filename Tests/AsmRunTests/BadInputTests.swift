@@ -79,7 +79,7 @@ struct BadInputTests {
         #expect(result.status == 1)
         #expect(
             result.output.contains(
-                "ERROR \(directory)/hello.asm:big [qemu]: \(directory)/hello.expect: case `big`: argument 2 (`xxxxxxxxxxxxxxxx…`) is 200000 bytes"
+                "ERROR \(directory)/hello.asm:big [qemu]: \(directory)/hello.expect:2: case `big`: argument 2 (`xxxxxxxxxxxxxxxx…`) is 200000 bytes"
             ))
         #expect(!result.output.contains("check that it exists and is executable"))
     }

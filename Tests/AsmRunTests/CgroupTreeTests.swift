@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Testing
 
@@ -56,5 +57,19 @@ import Testing
         #expect(status & 0x7f == 0)
         #expect((status >> 8) & 0xff == 2, "the joiner and two children make pids.max 3")
         #expect(tree.killAll(in: cgroup, keepingWith: nil) == 2, "its children stayed in the cgroup")
+    }
+
+    /// A tree is its run's while the run holds the lock on its folder, whatever its name says:
+    /// a live one (this process's, the same pid) is kept, one nobody holds is removed.
+    @Test(.enabled(if: CgroupTree.create().map { $0.remove() } != nil, "needs a writable pids cgroup (root)"))
+    func onlyATreeNobodyHoldsIsSwept() throws {
+        let tree = try #require(CgroupTree.create())
+        defer { tree.remove() }
+        let parent = (tree.base as NSString).deletingLastPathComponent
+        let left = parent + "/" + CgroupTree.ownedPrefix + "\(getpid())-999999-0"
+        #expect(mkdir(left, 0o755) == 0 && mkdir(left + "/case-1", 0o755) == 0)
+        CgroupTree.removeAbandoned(in: parent)
+        #expect(access(tree.base, F_OK) == 0, "the live tree is kept")
+        #expect(access(left, F_OK) != 0, "the tree nobody holds is removed, though its pid is alive")
     }
 }

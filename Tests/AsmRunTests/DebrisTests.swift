@@ -29,8 +29,19 @@ struct DebrisTests {
     /// Cgroup trees named after `pid` (root only; empty elsewhere).
     private func cgroups(of pid: pid_t) -> [String] {
         ["/sys/fs/cgroup", "/sys/fs/cgroup/pids"].flatMap { parent in
-            ((try? Files.list(parent)) ?? []).filter { $0.hasPrefix("asmrun-\(pid)-") }.map { parent + "/" + $0 }
+            ((try? Files.list(parent)) ?? []).filter { $0.hasPrefix(CgroupTree.ownedPrefix + "\(pid)-") }.map { parent + "/" + $0 }
         }
+    }
+
+    /// Whether runs give their cases pids cgroups here (root, with a writable pids controller).
+    private static let casesGetCgroups = geteuid() == 0 && CgroupTree.create().map { $0.remove() } != nil
+
+    /// The case cgroup folder named by a line of `/proc/self/cgroup` (`N:pids:/path`, or
+    /// `0::/path` on cgroup v2).
+    private static func cgroupFolder(_ line: String) -> String? {
+        let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard fields.count == 3, fields[2].hasPrefix("/asmrun-") else { return nil }
+        return (fields[1] == "pids" ? "/sys/fs/cgroup/pids" : "/sys/fs/cgroup") + fields[2]
     }
 
     @Test func theNextRunRemovesWhatAKilledRunLeft() throws {
@@ -61,7 +72,6 @@ struct DebrisTests {
         #expect(started.count == 1, "the case is running")
         let orphan = try #require(started.first.flatMap { pid_t($0) }, "the case's pid")
         defer { kill(orphan, SIGKILL) }
-        if geteuid() == 0 { #expect(!cgroups(of: first.pid).isEmpty, "the run has its pids cgroup") }
         kill(first.pid, SIGKILL)
         #expect(first.wait().termination == .signaled(SIGKILL))
         #expect(try !Files.list(sandbox).isEmpty, "the killed run left its scratch folders")
@@ -76,6 +86,52 @@ struct DebrisTests {
         #expect(cgroups(of: first.pid).isEmpty)
         #expect(try Files.list(suite).filter { $0.contains(".asmrun-") } == [".hello.expect.asmrun-Live01"])
         #expect(try String(contentsOfFile: suite + "/hello.expect", encoding: .utf8) == "[case default]\nstatus: exit 9\n")
+    }
+
+    /// Three runs killed while a case runs: one isolated, one whose case outlives it
+    /// (`--no-isolation`), one made in a pid namespace of its own (`unshare -p`, as in a
+    /// container), where its pid means nothing to the next run. The next run removes their
+    /// trees, ends the case left and removes their scratch.
+    @Test(.enabled(if: Self.casesGetCgroups, "cases get pids cgroups only as root with a writable pids controller"))
+    func theNextRunRemovesTheCgroupsOfKilledRunsWhicheverNamespaceMadeThem() throws {
+        let suite = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(suite) }
+        let sandbox = suite + "/tmp"
+        #expect(mkdir(sandbox, 0o755) == 0)
+        try Fixture.write(Self.hello, to: suite + "/hello.asm")
+        let visible = try Fixture.visibleDirectory()
+        defer { Files.removeTree(visible) }
+        let ready = try Readiness(in: visible)
+        let runner = visible + "/runner.sh"
+        // Says which cgroup the case is in, then waits to be killed.
+        let said = "{ grep :pids: /proc/self/cgroup || grep ^0:: /proc/self/cgroup; } | head -n 1 > \(ready.path)"
+        try Fixture.write("#!/bin/sh\n\(said)\nexec sleep 600\n", to: runner)
+        chmod(runner, 0o755)
+        let command = ["test", suite, "--update", "--runner", runner, "--no-cache"]
+        var trees: [String] = []
+        for (extra, wrapper) in [([], []), (["--no-isolation"], []), ([], ["/usr/bin/unshare", "-p", "-f", "--mount-proc"])] {
+            let run = try BackgroundAsmrun(command + extra, environment: ["TMPDIR": sandbox], wrapper: wrapper)
+            let line = ready.lines(1, within: 60)
+            let folder = try #require(line.first.flatMap(Self.cgroupFolder), "the case runs in a case cgroup: \(line)")
+            trees.append((folder as NSString).deletingLastPathComponent)
+            // Under unshare, asmrun is the wrapper's child (PID 1 of the namespace).
+            let children = "/proc/\(run.pid)/task/\(run.pid)/children"
+            let asmrun = wrapper.isEmpty ? run.pid : pid_t(try String(contentsOfFile: children, encoding: .utf8).trimmingWhitespace())
+            kill(try #require(asmrun), SIGKILL)
+            // The wrapper reports its child's death in its own way.
+            let ended = run.wait().termination
+            #expect(!wrapper.isEmpty || ended == .signaled(SIGKILL))
+            #expect(access(folder, F_OK) == 0, "the killed run left its case cgroup")
+        }
+        let survivor = try #require(Self.caseProcesses(under: sandbox).first, "the case of the run without isolation outlived it")
+        defer { kill(survivor, SIGKILL) }
+
+        let next = try BackgroundAsmrun(["test", suite, "--runner", "qemu", "--no-cache"], environment: ["TMPDIR": sandbox])
+        _ = next.wait()
+        #expect(trees.filter { access($0, F_OK) == 0 } == [], "every tree of the killed runs removed")
+        // Not `Readiness.isGone`: an orphan may be this test process's zombie (tests beside it make it a subreaper).
+        #expect(Self.caseProcesses(under: sandbox).isEmpty, "the case that outlived its run was ended")
+        #expect(try Files.list(sandbox).isEmpty, "their scratch removed")
     }
 
     @Test func aLiveRunsScratchIsNeverSwept() throws {

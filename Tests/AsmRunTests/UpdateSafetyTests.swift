@@ -167,14 +167,15 @@ final class BackgroundAsmrun {
     private let process = Process()
     private let output: String
 
-    init(_ arguments: [String], environment extra: [String: String] = [:]) throws {
+    /// `wrapper` (e.g. `unshare -p -f`) is run with asmrun's path and `arguments` after its own.
+    init(_ arguments: [String], environment extra: [String: String] = [:], wrapper: [String] = []) throws {
         output = try Fixture.temporaryDirectory()
         var environment = Fixture.environment
         environment["NO_COLOR"] = "1"
         environment.removeValue(forKey: "GITHUB_ACTIONS")
         for (key, value) in extra { environment[key] = value }
-        process.executableURL = URL(fileURLWithPath: Fixture.binary)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: wrapper.first ?? Fixture.binary)
+        process.arguments = wrapper.isEmpty ? arguments : wrapper.dropFirst() + [Fixture.binary] + arguments
         process.environment = environment
         for name in ["stdout", "stderr"] { _ = FileManager.default.createFile(atPath: output + "/" + name, contents: nil) }
         process.standardOutput = FileHandle(forWritingAtPath: output + "/stdout")

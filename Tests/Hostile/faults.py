@@ -77,7 +77,7 @@ def debris(suite, tmp, dead_pid=None):
     if dead_pid:
         for parent in ("/sys/fs/cgroup", "/sys/fs/cgroup/pids"):
             try:
-                cgroups += [n for n in os.listdir(parent) if n.startswith(f"asmrun-{dead_pid}-")]
+                cgroups += [n for n in os.listdir(parent) if n.startswith(f"asmrun-run-{dead_pid}-")]
             except OSError:
                 pass
     return len(leftover_processes(tmp)), len(files) + len(temporary) + len(cgroups)

@@ -187,6 +187,11 @@ void asmrun_release_interrupts(void);
 /// Sets or clears this process as the reaper of orphaned descendants (PR_SET_CHILD_SUBREAPER).
 int asmrun_set_subreaper(int enabled);
 
+/* Sets whether the process is dumpable (PR_SET_DUMPABLE): a process that is not has its
+   /proc/PID files owned by root and closed to other processes of its user (environ, mem, and
+   under hidepid its whole folder). Returns the setting before, or -1. */
+int asmrun_set_dumpable(int dumpable);
+
 /// pipe2(fds, O_CLOEXEC); returns 0 or -1 with errno set.
 int asmrun_pipe_cloexec(int fds[2]);
 /// The same with both ends non-blocking.

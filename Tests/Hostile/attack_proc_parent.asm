@@ -1,0 +1,106 @@
+; Reads the environment and the command line of its parent, asmrun where cases get no PID
+; namespace (a host that refuses user namespaces to a user): a CI token, a grader's
+; `--reference DIR`. argv[1] is a word of asmrun's command line to look for. Where cases have no
+; /proc of their own, asmrun is not dumpable while they run: "environ: hidden".
+%include "attack.inc"
+section .bss
+path:   resb 64
+buffer: resb 65536
+section .data
+proc:    db "/proc/", 0
+cmdline: db "/cmdline", 0
+environ: db "/environ", 0
+text cmdline_hidden, "cmdline: hidden"
+text cmdline_asmrun, "cmdline: asmrun's"
+text cmdline_other, "cmdline: another program's"
+text environ_hidden, "environ: hidden"
+text environ_read, "environ: read"
+section .text
+global _start
+_start:
+        mov     rbx, rsp
+        argv_or_exit 1
+        mov     r12, rsi                ; the word
+        lea     rsi, [rel cmdline]
+        call    parent_path
+        call    read_all
+        test    rax, rax
+        jg      .search
+        say     cmdline_hidden
+        jmp     .environ
+.search:
+        mov     r13, rax
+        call    contains
+        test    eax, eax
+        jz      .other
+        say     cmdline_asmrun
+        jmp     .environ
+.other: say     cmdline_other
+.environ:
+        lea     rsi, [rel environ]
+        call    parent_path
+        call    read_all
+        test    rax, rax
+        jg      .read
+        say     environ_hidden
+        exit_with 0
+.read:  say     environ_read
+        exit_with 0
+
+; rdi = `path`, "/proc/PPID" followed by the string at rsi.
+parent_path:
+        push    rsi
+        lea     rdi, [rel path]
+        lea     rsi, [rel proc]
+        call    append_string
+        mov     eax, SYS_getppid
+        syscall
+        call    append_decimal
+        pop     rsi
+        call    append_string
+        lea     rdi, [rel path]
+        ret
+
+; Reads the file at rdi into `buffer`: rax = the bytes read, 0 or less when it cannot be.
+read_all:
+        mov     eax, SYS_open
+        xor     esi, esi
+        syscall
+        test    rax, rax
+        js      .done
+        mov     edi, eax
+        push    rdi
+        mov     eax, SYS_read
+        lea     rsi, [rel buffer]
+        mov     edx, 65536
+        syscall
+        pop     rdi
+        push    rax
+        mov     eax, SYS_close
+        syscall
+        pop     rax
+.done:  ret
+
+; eax = 1 when the r13 bytes of `buffer` hold the zero-terminated word at r12, else 0.
+contains:
+        lea     rsi, [rel buffer]
+        lea     r8, [rsi + r13]
+.start: cmp     rsi, r8
+        jae     .no
+        xor     ecx, ecx
+.cmp:   mov     al, [r12 + rcx]
+        test    al, al
+        jz      .yes
+        lea     rdx, [rsi + rcx]
+        cmp     rdx, r8
+        jae     .no
+        cmp     al, [rdx]
+        jne     .next
+        inc     rcx
+        jmp     .cmp
+.next:  inc     rsi
+        jmp     .start
+.yes:   mov     eax, 1
+        ret
+.no:    xor     eax, eax
+        ret
