@@ -87,7 +87,8 @@ package struct RunOptions: Sendable, Equatable {
         settings.includeDirectories += includeDirectories
         settings.defines += defines
         settings.linkFlags += linkFlags
-        if let timeout { settings.timeout = timeout }
+        // The command line's time limit is a ceiling: the source may only ask for less.
+        if let timeout { settings.timeout = min(settings.timeout ?? timeout, timeout) }
     }
 }
 
