@@ -35,7 +35,9 @@ package struct CaseLimits: Sendable, Equatable {
     /// are the ceilings of the rest.
     package var ceilings: ResourceLimits
 
-    package init(timeout: Double, outputLimit: Int, resources: ResourceLimits = ResourceLimits(), ceilings: ResourceLimits = ResourceLimits()) {
+    package init(
+        timeout: Double, outputLimit: Int, resources: ResourceLimits = ResourceLimits(), ceilings: ResourceLimits = ResourceLimits()
+    ) {
         self.timeout = timeout
         self.outputLimit = outputLimit
         self.resources = resources
@@ -114,9 +116,16 @@ package struct CaseRunner: Sendable {
             warden?.sweep()
         }
         if let made { try handOver(made.path) }
-        let prepared = try prepare(
-            input, in: folder, seenAs: seen, executable: executable, length: length, stem: stem, argv0: argv0, runner: runner,
-            limits: limits)
+        let prepared: Prepared
+        do {
+            prepared = try prepare(
+                input, in: folder, seenAs: seen, executable: executable, length: length, stem: stem, argv0: argv0, runner: runner,
+                limits: limits)
+        } catch is FileCopyStopped {
+            var result = ProcessResult(termination: .signaled(SIGKILL))
+            result.interrupted = true
+            return CaseRun(result: result, leftovers: 0)
+        }
         var launch = prepared.launch
         launch.warden = warden
         let scope = warden == nil ? containment?.beginCase(processes: limits.resources.processes) : nil
@@ -180,7 +189,9 @@ package struct CaseRunner: Sendable {
         _ input: CaseInput, in workspace: String, seenAs seen: String, executable: String, length: Int? = nil, stem: String,
         argv0: String?, runner: Runner, limits: CaseLimits
     ) throws -> Prepared {
-        let inputs = try CaseFiles.place(folder: input.fileFolder, files: input.files, in: workspace, handOver: handOver)
+        let children = launcher.children
+        let inputs = try CaseFiles.place(
+            folder: input.fileFolder, files: input.files, in: workspace, stop: { children.isEnding }, handOver: handOver)
         var programPath = executable
         if case .custom = runner.kind {
             // A prefix runner sees `./name` relative to the case folder, so argv[0] is stable. A

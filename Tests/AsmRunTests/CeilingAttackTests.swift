@@ -41,7 +41,8 @@ struct CeilingAttackTests {
         #expect(result.status == .exited(1), "the source's week did not apply: \(result.status)")
         let notes = result.stderr.split(separator: "\n").filter { $0.contains("spin.asm") && $0.contains("asks for more") }
         #expect(notes.count == 1 && notes.first?.contains("timeout 604800 (runs with --timeout 0.5)") == true, "\(result.stderr)")
-        #expect(result.stdout.contains("TIME  \(directory)/spin.asm:default [\(Fixture.runner)]: timed out after 0.5 s"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("TIME  \(directory)/spin.asm:default [\(Fixture.runner)]: timed out after 0.5 s"), "\(result.stdout)")
     }
 
     @Test func aCasesTimeoutCannotRaiseTheCommandLines() throws {
@@ -53,7 +54,9 @@ struct CeilingAttackTests {
     }
 
     @Test func aSourcesOutputLimitCannotRaiseTheCommandLines() throws {
-        let directory = try suite(["talk.asm": "; asmrun: limit output 8M\n" + Self.talker, "talk.expect": "[case default]\nstatus: exit 0\n"])
+        let directory = try suite([
+            "talk.asm": "; asmrun: limit output 8M\n" + Self.talker, "talk.expect": "[case default]\nstatus: exit 0\n",
+        ])
         defer { Files.removeTree(directory) }
         let result = Fixture.test([directory, "--runner", Fixture.runner, "--output-limit", "1K", "--no-cache"])
         #expect(result.status == 1)
@@ -76,9 +79,46 @@ struct CeilingAttackTests {
     }
 
     @Test func theCommandLinesMemoryCeilingHolds() throws {
-        let directory = try suite(["talk.asm": "; asmrun: limit file-size 64M\n" + Self.talker, "talk.expect": "[case default]\nstatus: exit 0\n"])
+        let directory = try suite([
+            "talk.asm": "; asmrun: limit file-size 64M\n" + Self.talker, "talk.expect": "[case default]\nstatus: exit 0\n",
+        ])
         defer { Files.removeTree(directory) }
         let result = Fixture.test([directory, "--runner", Fixture.runner, "--limit", "file-size=1M", "--no-cache"])
         #expect(result.errors.contains("limit file-size 67108864 (runs with 1048576)"), "\(result.errors)")
+    }
+
+    /// A case's 300 MB of output made asmrun hold 535 MB when its source raised the limit: now
+    /// asmrun keeps the command line's 1 MiB of it (peak RSS by /usr/bin/time, in KiB).
+    @Test(.enabled(if: access("/usr/bin/time", X_OK) == 0, "needs /usr/bin/time"))
+    func aSourceCannotMakeAsmrunHoldItsOutput() throws {
+        let flood = """
+            ; asmrun: limit output 256M
+            global _start
+            section .bss
+            buffer: resb 1048576
+            section .text
+            _start:
+                mov r12, 300
+            again:
+                mov eax, 1
+                mov edi, 1
+                lea rsi, [rel buffer]
+                mov edx, 1048576
+                syscall
+                dec r12
+                jnz again
+                mov eax, 60
+                xor edi, edi
+                syscall
+
+            """
+        let directory = try suite(["flood.asm": flood, "flood.expect": "[case default]\nstatus: exit 0\n"])
+        defer { Files.removeTree(directory) }
+        let result = try Fixture.asmrun(
+            ["-f", "peak %M", Fixture.binary, "test", directory, "--runner", Fixture.runner, "--no-cache", "-j", "1"],
+            executable: "/usr/bin/time")
+        #expect(result.stdout.contains("output limit exceeded: more than 1048576 bytes"), "\(result.stdout)")
+        let peak = result.stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }.flatMap { Int($0.dropFirst(5)) }
+        #expect(peak.map { $0 < 64 << 10 } == true, "asmrun's peak RSS \(peak ?? -1) KiB: \(result.stderr)")
     }
 }

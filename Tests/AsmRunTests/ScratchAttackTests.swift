@@ -110,7 +110,9 @@ struct ScratchAttackTests {
         defer { Files.removeTree(directory) }
         try ExecutableFile.copy(Fixture.binary, to: directory + "/asmrun")
         mkdir(directory + "/tmp", 0o755)
-        for path in ["", "/tmp", "/suite"] + (try FileManager.default.contentsOfDirectory(atPath: directory + "/suite")).map({ "/suite/" + $0 }) {
+        for path in ["", "/tmp", "/suite"]
+            + (try FileManager.default.contentsOfDirectory(atPath: directory + "/suite")).map({ "/suite/" + $0 })
+        {
             chown(directory + path, 65534, 65534)
         }
         let result = try Fixture.asmrun(
