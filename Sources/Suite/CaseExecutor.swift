@@ -53,13 +53,7 @@ struct CaseExecutor: Sendable {
             outputLimitExceeded: result.outputLimitExceeded ? limits.outputLimit : nil, oversizedFiles: run.oversizedFiles,
             limit: limits.outputLimit, expectedFailure: program.settings.expectedFailure(for: runner.name),
             interrupted: result.interrupted)
-        if let bytes = run.filledFolder, verdict.status != .interrupted {
-            verdict.status = .fail
-            verdict.recordsChange = false
-            verdict.message =
-                "scratch limit exceeded: the program filled its folder (\(bytes >> 20) MiB, or \(Containment.folderInodes) files and folders); "
-                + "raise it with --scratch-limit"
-        }
+        if let bytes = run.filledFolder { Self.failForFilledFolder(bytes, &verdict) }
         if run.leftovers > 0 {
             verdict.detail = "asmrun ended \(run.leftovers) process\(run.leftovers == 1 ? "" : "es") the program left running"
             if verdict.message.isEmpty { verdict.message = verdict.detail }
@@ -76,6 +70,16 @@ struct CaseExecutor: Sendable {
             explainCrash(input, program: program, artifact: artifact, runner: runner, limits: limits, into: &verdict)
         }
         return verdict
+    }
+
+    /// A case that filled its folder fails, whatever it printed: it may have stopped early.
+    private static func failForFilledFolder(_ bytes: Int, _ verdict: inout RunnerResult) {
+        guard verdict.status != .interrupted else { return }
+        verdict.status = .fail
+        verdict.recordsChange = false
+        verdict.message =
+            "scratch limit exceeded: the program filled its folder (\(bytes >> 20) MiB, or \(Containment.folderInodes) files and folders); "
+            + "raise it with --scratch-limit"
     }
 
     /// The crash report for a case that died by a signal, or a line saying why there is none.
