@@ -123,7 +123,41 @@ static void close_all_but(int *keep, int count) {
 /* The case's folder alone, writable, in an empty read-only tmpfs over the folder that holds it
    with the other cases' (a neighbour worker's, with -j): no folder but its own is in sight, by
    listing or by name. Its /proc/self/fd path is the host's /proc until the case's is mounted. */
-static int mount_folder(const char *folder) {
+/* Appends `value` in decimal to `out` at `*length` (async-signal-safe). */
+static void append_number(char *out, size_t *length, unsigned long long value) {
+    char digits[24];
+    size_t count = 0;
+    do {
+        digits[count++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value > 0);
+    while (count > 0) out[(*length)++] = digits[--count];
+}
+
+static void append_text(char *out, size_t *length, const char *text) {
+    size_t count = strlen(text);
+    memcpy(out + *length, text, count);
+    *length += count;
+}
+
+/* A fresh tmpfs of r's size and inode count at `folder`, owned by the case's user: all a case
+   may write, many small files included, and gone with the warden's mount namespace. */
+static int mount_bounded_folder(const char *folder, const asmrun_spawn_request *r) {
+    char options[160];
+    size_t length = 0;
+    append_text(options, &length, "mode=700,size=");
+    append_number(options, &length, (unsigned long long)r->case_folder_bytes);
+    append_text(options, &length, ",nr_inodes=");
+    append_number(options, &length, (unsigned long long)r->case_folder_inodes);
+    append_text(options, &length, ",uid=");
+    append_number(options, &length, r->switch_identity ? r->identity_uid : (unsigned)getuid());
+    append_text(options, &length, ",gid=");
+    append_number(options, &length, r->switch_identity ? r->identity_gid : (unsigned)getgid());
+    options[length] = 0;
+    return mount("tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, options) == 0 ? 0 : errno;
+}
+
+static int mount_folder(const char *folder, const asmrun_spawn_request *r) {
     char parent[4096];
     size_t length = strlen(folder);
     const char *slash = strrchr(folder, '/');
@@ -137,9 +171,13 @@ static int mount_folder(const char *folder) {
     int code = 0;
     if (mount("tmpfs", parent, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=755,size=16k") != 0) code = errno;
     if (code == 0 && mkdir(folder, 0700) != 0) code = errno;
-    if (code == 0 && mount(source, folder, NULL, MS_BIND, NULL) != 0) code = errno;
+    if (code == 0 && r->case_folder_bytes > 0) {
+        code = mount_bounded_folder(folder, r);
+    } else if (code == 0 && mount(source, folder, NULL, MS_BIND, NULL) != 0) {
+        code = errno;
+    }
     close(kept);
-    if (code == 0) code = asmrun_set_read_only(folder, 0, 0);
+    if (code == 0 && r->case_folder_bytes <= 0) code = asmrun_set_read_only(folder, 0, 0);
     if (code == 0) code = asmrun_set_read_only(parent, 1, 0);
     return code;
 }
@@ -148,9 +186,10 @@ static int mount_folder(const char *folder) {
    read-only, that shows only the processes the case may trace (hidepid=2): PID 1, its warden
    or init, shares asmrun's memory, and its command line is asmrun's. Returns 0 or an errno;
    `*proc` says whether /proc is the case's own. */
-static int mount_case_view(const char *folder, int *proc) {
+static int mount_case_view(const asmrun_spawn_request *r, int *proc) {
+    const char *folder = r->case_folder;
     if (folder) {
-        int code = mount_folder(folder);
+        int code = mount_folder(folder, r);
         if (code != 0) return code;
     }
     /* Refused where the host's /proc is not fully visible (masked paths in some containers):
@@ -241,7 +280,7 @@ __attribute__((noreturn)) void asmrun_case_init(const asmrun_spawn_request *r, i
     started[0] = ASMRUN_STEP_CGROUP;
     if (cgroup_fd >= 0 && (asmrun_write_all(cgroup_fd, "0\n", 2) != 0 || close(cgroup_fd) != 0)) goto fail;
     started[0] = ASMRUN_STEP_CASE_MOUNTS;
-    if ((errno = mount_case_view(r->case_folder, &started[2])) != 0) goto fail;
+    if ((errno = mount_case_view(r, &started[2])) != 0) goto fail;
     (void)sethostname("asmrun", 6);
     if (r->serves) asmrun_warden_serve(r, started);
     volatile int error = 0;

@@ -93,7 +93,8 @@ package struct RunOptions: Sendable, Equatable {
         settings.defines += defines
         settings.linkFlags += linkFlags
         settings.cFlags += cFlags
-        if let timeout { settings.timeout = timeout }
+        // The command line's time limit is a ceiling: the source may only ask for less.
+        if let timeout { settings.timeout = min(settings.timeout ?? timeout, timeout) }
     }
 }
 

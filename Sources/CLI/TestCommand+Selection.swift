@@ -1,4 +1,6 @@
 import Report
+import Run
+import Sandbox
 import Suite
 import Support
 
@@ -17,6 +19,11 @@ extension TestCommand {
         for problem in suite.problems { Diagnostics.show(problem, console: context.console) }
         reportSkipped(suite)
         for note in suite.notes { context.console.write(DisplayText.escape(note) + "\n", to: .error) }
+        var defaults = CaseRunner.defaultLimits(timeout: options.timeout, processes: Containment.maxProcesses, native: true)
+        defaults.addressSpace = nil  // the runner's (1 GiB natively, 6 GiB emulated): noted only under --limit memory
+        for note in suite.ceilingNotes(options.configuration, defaults: defaults) {
+            context.console.write(DisplayText.escape(note) + "\n", to: .error)
+        }
         for refusal in suite.refusals { Diagnostics.show(refusal, console: context.console) }
         if suite.missingPaths > 0 {
             throw UsageError("\(suite.missingPaths) of the paths given do not exist (named above)", fix: "name existing files or folders")

@@ -56,7 +56,7 @@ package struct TestCommand: Sendable {
                 Containment(
                     writable: scratch.path,
                     visible: [store.scratch] + store.runnableFolders + Self.prefixRunners(options.runners, context, toolchain),
-                    isolate: options.isolate, launcher: context.launcher)
+                    isolate: options.isolate, folderBytes: options.scratchLimit, launcher: context.launcher)
             }
             defer { containment.value.close(reapingAll: context.ownsProcess) }
             if options.isolate, options.untrusted || options.referencePath != nil,

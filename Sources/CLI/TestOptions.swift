@@ -3,6 +3,7 @@ import Run
 import Sandbox
 import Source
 import Suite
+import Support
 
 /// The parsed command line of `asmrun test`.
 package struct TestOptions: Sendable {
@@ -33,10 +34,14 @@ package struct TestOptions: Sendable {
     /// files outside the path given refused).
     package var untrusted = false
     package var failFast = false
-    /// `--timeout`: seconds per case unless the program says otherwise.
+    /// `--timeout`: seconds per case, the most a program may ask for.
     package var timeout: Double = 10
-    /// `--output-limit`: bytes kept per stream.
+    /// `--output-limit`: bytes kept per stream, the most a program may ask for.
     package var outputLimit = 1 << 20
+    /// `--limit NAME=VALUE`: the most a program may ask for (its default otherwise).
+    package var ceilings = ResourceLimits()
+    /// `--scratch-limit`: the most a case may write into its folder (a tmpfs of this size).
+    package var scratchLimit = 256 << 20
     package var junitPath: String?
     package var jsonPath: String?
     package var verbose = false
@@ -72,10 +77,18 @@ package struct TestOptions: Sendable {
             case "--timeout": timeout = try scanner.seconds(for: argument)
             case "--output-limit":
                 let text = try scanner.value(for: argument)
-                guard let bytes = ProgramSettings.parseSize(text) else {
-                    throw UsageError("--output-limit takes a size from 1 to 1024G (such as 1M or 65536), not `\(text)`")
+                guard let bytes = ProgramSettings.parseSize(text, in: 1...ResourceLimits.maximumOutput) else {
+                    throw UsageError(
+                        "--output-limit takes a size from 1 to \(ResourceLimits.maximumOutput >> 20)M (such as 1M or 65536), not `\(text)`")
                 }
                 outputLimit = bytes
+            case "--limit": try parseLimit(try scanner.value(for: argument))
+            case "--scratch-limit":
+                let text = try scanner.value(for: argument)
+                guard let bytes = ProgramSettings.parseSize(text, in: (1 << 20)...(64 << 30)) else {
+                    throw UsageError("--scratch-limit takes a size from 1M to 64G (such as 512M), not `\(text)`")
+                }
+                scratchLimit = bytes
             case "--junit": junitPath = try scanner.value(for: argument)
             case "--json": jsonPath = try scanner.value(for: argument)
             case "-v", "--verbose": verbose = true
@@ -96,6 +109,16 @@ package struct TestOptions: Sendable {
         }
     }
 
+    /// `--limit memory=2G`: a ceiling of the run (`output` is `--output-limit`).
+    private mutating func parseLimit(_ text: String) throws {
+        let words = text.split(separator: "=", maxSplits: 1).map(String.init)
+        var output: Int?
+        if let problem = ceilings.apply(limit: words, outputLimit: &output) {
+            throw UsageError("--limit \(text): \(problem) (write NAME=VALUE, such as memory=2G)")
+        }
+        if let output { outputLimit = output }
+    }
+
     /// The plain values the Suite stage runs with.
     var configuration: SuiteConfiguration {
         var configuration = SuiteConfiguration(jobs: jobs)
@@ -103,6 +126,7 @@ package struct TestOptions: Sendable {
         configuration.failFast = failFast
         configuration.timeout = timeout
         configuration.outputLimit = outputLimit
+        configuration.ceilings = ceilings
         configuration.traceCommands = verbose
         configuration.explainsExpectedCrashes = verbose
         return configuration

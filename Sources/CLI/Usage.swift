@@ -99,8 +99,11 @@ enum Usage {
           --balance REPORT         with --shard: deal the programs out by the timings of an
                                    earlier --json report, so the slices take about as long
           --fail-fast              stop starting cases after the first failure
-          --timeout SECONDS        per-case limit (default 10; `; asmrun: timeout` overrides)
-          --output-limit BYTES     bytes kept per stream (default 1M); more fails the case
+          --timeout SECONDS        per-case limit (default 10); `; asmrun: timeout` may only lower it
+          --output-limit BYTES     bytes kept per stream (default 1M, at most 256M); more fails the case
+          --limit NAME=VALUE       the most `; asmrun: limit NAME VALUE` may ask for (memory,
+                                   file-size, cpu, processes, open-files; the default otherwise)
+          --scratch-limit BYTES    the most a case may write into its folder (default 256M)
           --junit PATH             write a JUnit XML report
           --json PATH              write a JSON report (schema in README.md)
           --reference DIR          take every program's expectations from DIR: SUB/x.asm is

@@ -21,12 +21,12 @@ package struct Judge: Sendable {
             result.recordsChange = false
             result.status = .fail
             result.message =
-                "output limit exceeded: more than \(outputLimit) bytes on stdout or stderr (raise it with --output-limit or `; asmrun: limit output`)"
+                "output limit exceeded: more than \(outputLimit) bytes on stdout or stderr (raise it with --output-limit)"
         } else if !oversizedFiles.isEmpty {
             result.outputLimitExceeded = true
             result.status = .fail
             result.message =
-                "\(oversizedFiles.joined(separator: ", ")) larger than the output limit of \(limit) bytes (raise it with --output-limit or `; asmrun: limit output`)"
+                "\(oversizedFiles.joined(separator: ", ")) larger than the output limit of \(limit) bytes (raise it with --output-limit)"
         }
         if recording, let reason = expectedFailure, result.recordsChange {
             // `--update` never records what a program marked xfail does.
@@ -130,7 +130,7 @@ package struct Judge: Sendable {
         var result = RunnerResult(runner: runner, status: .timeout)
         result.timeLimit = timeout
         result.message =
-            "timed out after \(String(format: "%g", timeout)) s; raise the limit with `--timeout` or `; asmrun: timeout SECONDS`, or record `status: timeout`"
+            "timed out after \(String(format: "%g", timeout)) s; raise the limit with `--timeout`, or record `status: timeout`"
         guard testCase.isRecorded else { return result }
         result.diffs = streamDiffs(observation, expected)
         let printed = !observation.stdout.lines.isEmpty || !observation.stderr.lines.isEmpty

@@ -6,11 +6,17 @@ enum CaseFiles {
     /// Copies the tree of `folder` (when there is one) into `workspace`, then writes `files`
     /// (relative paths); returns every input as placed, by relative path. Every file and folder
     /// placed is given to the case's user (`handOver`), which may change or remove it.
+    /// `stop` says the run is ending: a long copy ends with `FileCopyStopped`.
     static func place(
-        folder: String?, files: [(name: String, bytes: [UInt8])], in workspace: String, handOver: (String) throws -> Void
+        folder: String?, files: [(name: String, bytes: [UInt8])], in workspace: String, stop: @escaping () -> Bool = { false },
+        handOver: (String) throws -> Void
     ) throws -> [String: [UInt8]] {
         var placed: [String: [UInt8]] = [:]
-        if let folder { try copyTree(folder, to: workspace, relative: "", into: &placed) }
+        if let folder {
+            var copy = TreeCopy(source: folder, target: workspace, stop: stop)
+            try copy.run()
+            placed = copy.placed
+        }
         for (name, bytes) in files {
             try write(bytes, to: workspace + "/" + name, name: name)
             placed[name] = bytes
@@ -58,27 +64,7 @@ enum CaseFiles {
         return (files, oversized.sorted())
     }
 
-    private static func copyTree(_ source: String, to target: String, relative: String, into placed: inout [String: [UInt8]]) throws {
-        let directory = relative.isEmpty ? source : source + "/" + relative
-        for name in (try? Files.list(directory)) ?? [] where !name.hasPrefix(".") {
-            let path = relative.isEmpty ? name : relative + "/" + name
-            // Links may point at the program's own files, never out of its folder.
-            if let target = Files.escapingLink(source + "/" + path, folder: PathName.directory(of: source)) {
-                throw FileError(
-                    path: source + "/" + path,
-                    problem: "is a symbolic link out of the program's folder (to \(target.displayEscaped)): not copied",
-                    fix: "put the file itself there")
-            }
-            if Files.isDirectory(source + "/" + path) {
-                try copyTree(source, to: target, relative: path, into: &placed)
-            } else if let bytes = try? Files.read(source + "/" + path) {
-                try write(bytes, to: target + "/" + path, name: path)
-                placed[path] = bytes
-            }
-        }
-    }
-
-    private static func write(_ bytes: [UInt8], to path: String, name: String) throws {
+    static func write(_ bytes: [UInt8], to path: String, name: String) throws {
         let parent = PathName.directory(of: path)
         guard Files.makeDirectories(parent), FileCopy.write(bytes, to: path, mode: 0o644) else {
             throw FileError(

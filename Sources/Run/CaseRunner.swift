@@ -31,11 +31,17 @@ package struct CaseLimits: Sendable, Equatable {
     package var outputLimit: Int
     /// The program's own limits; the defaults fill in the rest.
     package var resources: ResourceLimits
+    /// The command line's limits (`--limit`), over which `resources` are lowered; the defaults
+    /// are the ceilings of the rest.
+    package var ceilings: ResourceLimits
 
-    package init(timeout: Double, outputLimit: Int, resources: ResourceLimits = ResourceLimits()) {
+    package init(
+        timeout: Double, outputLimit: Int, resources: ResourceLimits = ResourceLimits(), ceilings: ResourceLimits = ResourceLimits()
+    ) {
         self.timeout = timeout
         self.outputLimit = outputLimit
         self.resources = resources
+        self.ceilings = ceilings
     }
 }
 
@@ -49,6 +55,8 @@ package struct CaseRun: Sendable {
     package var files: [String: [UInt8]]?
     /// Files longer than the output limit (kept cut to it).
     package var oversizedFiles: [String] = []
+    /// The size of the case's folder when the case filled it (of bytes, or of files and folders).
+    package var filledFolder: Int?
 }
 
 /// Runs one case of a built program under one runner in a fresh folder of its own, with a fixed
@@ -73,10 +81,19 @@ package struct CaseRunner: Sendable {
     /// The limits every case gets unless its program says otherwise (see README "Limits").
     /// Emulators need more address space than the program: qemu-i386 reserves the whole 4 GiB
     /// guest space up front and qemu's translation buffer takes more.
-    static func defaultLimits(timeout: Double, processes: Int?, native: Bool) -> ResourceLimits {
+    package static func defaultLimits(timeout: Double, processes: Int?, native: Bool) -> ResourceLimits {
         ResourceLimits(
             addressSpace: native ? 1 << 30 : 6 << 30, fileSize: 64 << 20, cpuSeconds: Int(timeout.rounded(.up)) + 5,
             processes: processes, openFiles: 256)
+    }
+
+    /// `limits` with the program's resources no higher than the command line's or, where it gives
+    /// none, the defaults: a source may lower a limit, never raise it.
+    func lowered(_ limits: CaseLimits, runner: Runner) -> CaseLimits {
+        let defaults = Self.defaultLimits(timeout: limits.timeout, processes: containment?.processLimit, native: runner.kind == .native)
+        var lowered = limits
+        lowered.resources = limits.resources.lowered(to: limits.ceilings.filled(from: defaults))
+        return lowered
     }
 
     /// Runs `executable` (the program `stem`, shown `argv0`; `./stem` by default) with `input`
@@ -85,20 +102,30 @@ package struct CaseRunner: Sendable {
         _ input: CaseInput, executable: String, length: Int? = nil, stem: String, argv0: String? = nil, runner: Runner,
         limits: CaseLimits
     ) throws -> CaseRun {
+        let limits = lowered(limits, runner: runner)
         // A warden's case works in the one folder the warden may write to, emptied after each
         // case (a folder of its own made and removed per case was two system calls more); other
         // cases get a fresh folder in the scratch folder.
         let warden = containment?.warden(processes: limits.resources.processes)
         let made = warden == nil ? try TemporaryDirectory(prefix: "case", environment: ["TMPDIR": scratch]) : nil
-        let folder = warden?.folder ?? made!.path
+        // A warden's folder is a tmpfs in its namespace, which asmrun reaches by another path.
+        let folder = warden?.reachable ?? made!.path
+        let seen = warden?.folder ?? made!.path
         defer {
             made?.remove()
             warden?.sweep()
         }
         if let made { try handOver(made.path) }
-        let prepared = try prepare(
-            input, in: folder, executable: executable, length: length, stem: stem, argv0: argv0, runner: runner,
-            limits: limits)
+        let prepared: Prepared
+        do {
+            prepared = try prepare(
+                input, in: folder, seenAs: seen, executable: executable, length: length, stem: stem, argv0: argv0, runner: runner,
+                limits: limits)
+        } catch is FileCopyStopped {
+            var result = ProcessResult(termination: .signaled(SIGKILL))
+            result.interrupted = true
+            return CaseRun(result: result, leftovers: 0)
+        }
         var launch = prepared.launch
         launch.warden = warden
         let scope = warden == nil ? containment?.beginCase(processes: limits.resources.processes) : nil
@@ -114,6 +141,7 @@ package struct CaseRunner: Sendable {
         leftovers += result.leftovers
         if let filter = runner.noiseFilter { result.stderr = filter.apply(to: result.stderr) }
         var run = CaseRun(result: result, leftovers: leftovers)
+        if let warden, warden.isFull { run.filledFolder = warden.bytes }
         if input.collectsFiles {
             let skip: Set<String> = prepared.programPath == executable ? [] : [stem]
             (run.files, run.oversizedFiles) = CaseFiles.collect(
@@ -129,11 +157,13 @@ package struct CaseRunner: Sendable {
         _ input: CaseInput, of program: CrashProbe.Program, probe: CrashProbe, stem: String, argv0: String? = nil, runner: Runner,
         limits: CaseLimits
     ) throws -> CrashReport? {
+        let limits = lowered(limits, runner: runner)
         let workspace = try TemporaryDirectory(prefix: "case", environment: ["TMPDIR": scratch])
         defer { workspace.remove() }
         try handOver(workspace.path)
         var prepared = try prepare(
-            input, in: workspace.path, executable: program.executable, stem: stem, argv0: argv0, runner: runner, limits: limits)
+            input, in: workspace.path, seenAs: workspace.path, executable: program.executable, stem: stem, argv0: argv0, runner: runner,
+            limits: limits)
         // gdb itself needs more room than the program alone.
         prepared.launch.limits.addressSpace = max(prepared.launch.limits.addressSpace ?? 0, 6 << 30)
         let scope = containment?.beginCase(processes: limits.resources.processes)
@@ -153,12 +183,15 @@ package struct CaseRunner: Sendable {
         var programPath: String
     }
 
-    /// The case folder filled, and the command and its launch options.
+    /// The case folder filled (at `workspace`; the case sees it at `seen`), and the command and
+    /// its launch options.
     private func prepare(
-        _ input: CaseInput, in workspace: String, executable: String, length: Int? = nil, stem: String, argv0: String?,
-        runner: Runner, limits: CaseLimits
+        _ input: CaseInput, in workspace: String, seenAs seen: String, executable: String, length: Int? = nil, stem: String,
+        argv0: String?, runner: Runner, limits: CaseLimits
     ) throws -> Prepared {
-        let inputs = try CaseFiles.place(folder: input.fileFolder, files: input.files, in: workspace, handOver: handOver)
+        let children = launcher.children
+        let inputs = try CaseFiles.place(
+            folder: input.fileFolder, files: input.files, in: workspace, stop: { children.isEnding }, handOver: handOver)
         var programPath = executable
         if case .custom = runner.kind {
             // A prefix runner sees `./name` relative to the case folder, so argv[0] is stable. A
@@ -169,8 +202,8 @@ package struct CaseRunner: Sendable {
             }
         }
         var command = runner.command(executable: programPath, argv0: argv0 ?? "./" + stem, arguments: input.arguments)
-        command.workingDirectory = workspace
-        command.environment = Self.environment(input.environment, home: workspace)
+        command.workingDirectory = seen
+        command.environment = Self.environment(input.environment, home: seen)
         var launch = LaunchOptions()
         launch.stdin = .bytes(input.stdin)
         launch.stdout = .capture(limit: limits.outputLimit)

@@ -29,7 +29,9 @@ package struct BuildView: Sendable {
     ) -> Result<BuildView, BuildViewError> {
         guard readable.count <= 16, writable.count <= 3 else { return .failure(BuildViewError(step: "view", code: E2BIG)) }
         let root = geteuid() == 0
-        if !root && NamespaceSetup.userNamespacesRefused { return .failure(BuildViewError(step: "unprivileged user namespace", code: EPERM)) }
+        if !root && NamespaceSetup.userNamespacesRefused {
+            return .failure(BuildViewError(step: "unprivileged user namespace", code: EPERM))
+        }
         var namespaces = Namespaces()
         var step: UnsafePointer<CChar>?
         let visible = readable.map { strdup($0) }

@@ -77,6 +77,10 @@ package final class ChildRegistry: Sendable {
         }
     }
 
+    /// Whether the run is being ended (`endAll` and no `resume` since): long work between
+    /// children (copying a case's files) stops.
+    package var isEnding: Bool { state.withLock { $0.ending } }
+
     /// Lets children run again after `endAll`.
     package func resume() {
         state.withLock { $0.ending = false }

@@ -76,13 +76,22 @@ extension Containment {
         var started = asmrun_warden()
         var step = ASMRUN_STEP_NONE
         let code = start(&started, &step, folder: folder, cgroup: cgroup, namespaces: namespaces)
-        guard code == 0 else {
+        // asmrun reaches the warden's tmpfs through its root; the descriptor keeps it, and the
+        // files in it, after the warden ended (a case that timed out ends it).
+        let reach = code == 0 ? open("/proc/\(started.pid)/root" + folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
+        guard code == 0, reach >= 0 else {
+            if code == 0 {
+                kill(started.pid, SIGKILL)
+                while waitpid(started.pid, nil, 0) < 0 && errno == EINTR {}
+                asmrun_release_init_stack(started.stack)
+                Glibc.close(started.socket)
+            }
             rmdir(folder)
             if let cgroup { _ = cgroups?.killAll(in: cgroup, keepingWith: nil) }
             wardens.disable()
             return nil
         }
-        return Warden(started, folder: folder, cgroup: cgroup, maxProcesses: limit)
+        return Warden(started, folder: folder, reach: reach, bytes: folderBytes, cgroup: cgroup, maxProcesses: limit)
     }
 
     private func start(
@@ -97,6 +106,8 @@ extension Containment {
                 request.argv = UnsafePointer(argv.pointer)
                 request.cwd = cFolder
                 request.case_folder = cFolder
+                request.case_folder_bytes = Int64(folderBytes)
+                request.case_folder_inodes = Int64(Self.folderInodes)
                 request.stdin_fd = -1
                 request.stdout_fd = -1
                 request.stderr_fd = -1

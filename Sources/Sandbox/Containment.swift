@@ -43,6 +43,10 @@ package final class Containment: Sendable {
     let wardens = WardenTable()
     private let leasedSubreaper: Bool
     let counter = Atomic<Int>(0)
+    /// The most a warden's cases may write into its folder: a tmpfs of this size (`--scratch-limit`).
+    package let folderBytes: Int
+    /// And of this many files and folders.
+    package static let folderInodes = 16384
 
     /// Processes one case may have at once (pids.max, or added to the user's count for RLIMIT_NPROC).
     package static let maxProcesses = 256
@@ -51,9 +55,12 @@ package final class Containment: Sendable {
     /// cases must see even under /tmp, /run or /dev/shm (the build's private copies), and
     /// `launcher` is the one that will start the cases. `isolate: false` (`--no-isolation`)
     /// leaves out the namespaces, not the capabilities and the filter.
-    package init(writable: String, visible: [String] = [], isolate: Bool = true, launcher: any ProcessLaunching) {
+    package init(
+        writable: String, visible: [String] = [], isolate: Bool = true, folderBytes: Int = 256 << 20, launcher: any ProcessLaunching
+    ) {
         let root = geteuid() == 0
         self.writable = writable
+        self.folderBytes = folderBytes
         // Cases of root's run as another user (`CaseIdentity`): they may pass through the
         // folder of their folders, not list it.
         if root { chmod(writable, 0o711) }
@@ -88,6 +95,7 @@ package final class Containment: Sendable {
         layers.append(proc.layer)
         // Its environment and its /proc folder closed to the user's cases (and its other processes).
         dumpable = proc.privateProc ? nil : Dumpable.close()
+        layers.append(Self.folderLayer(setup.confinement, bytes: folderBytes))
         self.layers = layers
         self.notes = notes
     }
@@ -104,6 +112,17 @@ package final class Containment: Sendable {
     /// One line per active layer.
     package var active: [String] {
         (Self.alwaysOn + layers.filter(\.active)).map(\.line)
+    }
+
+    /// What bounds the files a case writes: its worker's tmpfs, or only the size of each file.
+    private static func folderLayer(_ confinement: Confinement, bytes: Int) -> ContainmentLayer {
+        let perFile = "each file up to its file-size limit (64 MiB), their total up to what the scratch folder's file system holds"
+        guard confinement.caseNamespaces else { return .off("folder size", "no mount namespace per worker: " + perFile) }
+        guard WardenTable.allowed else { return .off("folder size", "no wardens (ASMRUN_WARDENS=0): " + perFile) }
+        return .on(
+            "folder size",
+            "each worker's folder a tmpfs of \(bytes >> 20) MiB and \(folderInodes) files and folders (--scratch-limit); "
+                + "a case that fills it fails")
     }
 
     /// The unavailable namespace layers in one note, and the capability and filter layers.

@@ -15,8 +15,15 @@ package final class Warden: @unchecked Sendable, Equatable {
     package let pid: pid_t
     let socket: Int32
     private let stack: UnsafeMutableRawPointer?
-    /// The one folder its cases may write to, and their working directory.
+    /// The one folder its cases may write to, and their working directory, as they see it: a
+    /// tmpfs of `bytes` in the warden's mount namespace.
     package let folder: String
+    /// The same folder as asmrun reaches it (`/proc/self/fd/N`, a descriptor opened through the
+    /// warden's root): put files there, read them, empty it.
+    package let reachable: String
+    private let reach: Int32
+    /// The folder's size.
+    package let bytes: Int
     /// Its cgroup, when cases are counted in one.
     let cgroup: String?
     /// The cgroup's `pids.max`: the case's limit, the warden counted on top.
@@ -25,7 +32,10 @@ package final class Warden: @unchecked Sendable, Equatable {
     let privateProc: Bool
     private(set) var reaped = false
 
-    init(_ started: asmrun_warden, folder: String, cgroup: String?, maxProcesses: Int?) {
+    init(_ started: asmrun_warden, folder: String, reach: Int32, bytes: Int, cgroup: String?, maxProcesses: Int?) {
+        self.reach = reach
+        reachable = "/proc/self/fd/\(reach)"
+        self.bytes = bytes
         pid = started.pid
         socket = started.socket
         stack = started.stack
@@ -73,11 +83,19 @@ package final class Warden: @unchecked Sendable, Equatable {
     /// Removes whatever is in the folder, its cases' working directory. One that stays in it
     /// (what asmrun cannot remove) ends the warden: the next case gets a new one, and a new folder.
     package func sweep() {
-        let names = (try? Files.list(folder)) ?? []
+        let names = (try? Files.list(reachable)) ?? []
         guard !names.isEmpty else { return }
-        for name in names { Files.removeTree(folder + "/" + name) }
-        if (try? Files.list(folder))?.isEmpty != true { end() }
+        for name in names { Files.removeTree(reachable + "/" + name) }
+        if (try? Files.list(reachable))?.isEmpty != true { end() }
     }
+
+    /// Its folder is full, of bytes or of files and folders: the case that ran last filled it.
+    package var isFull: Bool {
+        var info = statvfs()
+        return fstatvfs(reach, &info) == 0 && (info.f_bfree == 0 || info.f_ffree == 0)
+    }
+
+    deinit { Glibc.close(reach) }
 
     private func finishReaping() {
         guard !reaped else { return }

@@ -16,12 +16,14 @@ struct CaseExecutor: Sendable {
 
     func run(_ testCase: TestCase, of test: TestProgram, program: Program, artifact: Artifact, runner: Runner) -> RunnerResult {
         let runner = runner.withCPU(program.settings.qemuCPU)
-        // The case's own limits first, then its program's, then the command line's.
+        // The case's own limits first, then its program's, then the command line's, which are
+        // also the ceilings: a case or a program may lower a limit, never raise it.
         let own = testCase.applyingLimits(
             to: program.settings.limits, outputLimit: program.settings.outputLimit ?? configuration.outputLimit)
+        let timeout = testCase.timeout ?? program.settings.timeout ?? configuration.timeout
         let limits = CaseLimits(
-            timeout: testCase.timeout ?? program.settings.timeout ?? configuration.timeout, outputLimit: own.outputLimit,
-            resources: own.resources)
+            timeout: min(timeout, configuration.timeout), outputLimit: min(own.outputLimit, configuration.outputLimit),
+            resources: own.resources, ceilings: configuration.ceilings)
         if let tooLarge = testCase.argumentSpaceProblem {
             let location = FileLocation(test.expectationPath, line: tooLarge.line)
             var result = RunnerResult(
@@ -51,6 +53,7 @@ struct CaseExecutor: Sendable {
             outputLimitExceeded: result.outputLimitExceeded ? limits.outputLimit : nil, oversizedFiles: run.oversizedFiles,
             limit: limits.outputLimit, expectedFailure: program.settings.expectedFailure(for: runner.name),
             interrupted: result.interrupted)
+        if let bytes = run.filledFolder { Self.failForFilledFolder(bytes, &verdict) }
         if run.leftovers > 0 {
             verdict.detail = "asmrun ended \(run.leftovers) process\(run.leftovers == 1 ? "" : "es") the program left running"
             if verdict.message.isEmpty { verdict.message = verdict.detail }
@@ -67,6 +70,16 @@ struct CaseExecutor: Sendable {
             explainCrash(input, program: program, artifact: artifact, runner: runner, limits: limits, into: &verdict)
         }
         return verdict
+    }
+
+    /// A case that filled its folder fails, whatever it printed: it may have stopped early.
+    private static func failForFilledFolder(_ bytes: Int, _ verdict: inout RunnerResult) {
+        guard verdict.status != .interrupted else { return }
+        verdict.status = .fail
+        verdict.recordsChange = false
+        verdict.message =
+            "scratch limit exceeded: the program filled its folder (\(bytes >> 20) MiB, or \(Containment.folderInodes) files and folders); "
+            + "raise it with --scratch-limit"
     }
 
     /// The crash report for a case that died by a signal, or a line saying why there is none.

@@ -1,3 +1,5 @@
+import Support
+
 /// How a suite runs, as plain values (the CLI's options become these before they go down).
 package struct SuiteConfiguration: Sendable {
     package var jobs: Int
@@ -5,10 +7,12 @@ package struct SuiteConfiguration: Sendable {
     package var recording = false
     /// Start no new case after the first failure.
     package var failFast = false
-    /// Seconds per case unless its program says otherwise.
+    /// Seconds per case, and the most a program or case may ask for (it may ask for less).
     package var timeout: Double = 10
-    /// Bytes kept per output stream unless its program says otherwise.
+    /// Bytes kept per output stream, and the most a program or case may ask for.
     package var outputLimit = 1 << 20
+    /// `--limit NAME=VALUE`: the most a program or case may ask for (the defaults otherwise).
+    package var ceilings = ResourceLimits()
     /// Pass each tool command line to the `note` callback (`-v`).
     package var traceCommands = false
     /// Repeat a crashed case under the debugger for a crash report even when the crash was

@@ -8,7 +8,8 @@ package enum LimitName: String, CaseIterable, Sendable {
 
     var range: String {
         switch self {
-        case .memory, .fileSize, .output: "a size from 1 to 1024G"
+        case .memory, .fileSize: "a size from 1 to 1024G"
+        case .output: "a size from 1 to \(ResourceLimits.maximumOutput >> 20)M"
         case .cpu: "seconds from 1 to \(Int(ResourceLimits.maximumSeconds))"
         case .processes, .openFiles: "a count from 1 to 1048576"
         }
@@ -18,7 +19,8 @@ package enum LimitName: String, CaseIterable, Sendable {
 
     func parse(_ text: String) -> Int? {
         switch self {
-        case .memory, .fileSize, .output: ResourceLimits.parseSize(text)
+        case .memory, .fileSize: ResourceLimits.parseSize(text)
+        case .output: ResourceLimits.parseSize(text, in: 1...ResourceLimits.maximumOutput)
         case .cpu: ResourceLimits.parseSize(text, in: 1...Int(ResourceLimits.maximumSeconds))
         case .processes, .openFiles: ResourceLimits.parseSize(text, in: 1...(1 << 20))
         }
@@ -28,6 +30,8 @@ package enum LimitName: String, CaseIterable, Sendable {
 extension ResourceLimits {
     /// The longest time limit asmrun accepts anywhere: a week.
     package static let maximumSeconds = 604_800.0
+    /// The most output asmrun keeps per stream, anywhere: 256 MiB (it is held in memory).
+    package static let maximumOutput = 256 << 20
 
     /// Sets the limit `words` name (`memory 256M`), or `outputLimit` for `output`; the problem,
     /// one line, when the words are not a limit and a value in its range.

@@ -32,3 +32,14 @@ extension ResourceLimits {
             openFiles: openFiles ?? defaults.openFiles)
     }
 }
+
+extension ResourceLimits {
+    /// These limits, none above `ceilings` (a limit unset here takes the ceiling).
+    package func lowered(to ceilings: ResourceLimits) -> ResourceLimits {
+        func lower(_ own: Int?, _ ceiling: Int?) -> Int? { ceiling.map { min(own ?? $0, $0) } ?? own }
+        return ResourceLimits(
+            addressSpace: lower(addressSpace, ceilings.addressSpace), fileSize: lower(fileSize, ceilings.fileSize),
+            cpuSeconds: lower(cpuSeconds, ceilings.cpuSeconds), processes: lower(processes, ceilings.processes),
+            openFiles: lower(openFiles, ceilings.openFiles))
+    }
+}

@@ -26,7 +26,7 @@ struct BadInputTests {
         )
         let test = try Fixture.asmrun(["test", directory, "--output-limit", "99999999999999G"])
         #expect(test.status == .exited(2))
-        #expect(test.stderr.hasPrefix("asmrun: --output-limit takes a size from 1 to 1024G"))
+        #expect(test.stderr.hasPrefix("asmrun: --output-limit takes a size from 1 to 256M"))
     }
 
     @Test func sourcesWhoseNamesStartWithADashBuildAndRecord() throws {

@@ -13,7 +13,8 @@ import Testing
 @Suite struct InputValidationTests {
     @Test(arguments: [
         ("limit memory 99999999999999G", "a size from 1 to 1024G"),
-        ("limit output 9999999999999G", "a size from 1 to 1024G"),
+        ("limit output 9999999999999G", "a size from 1 to 256M"),
+        ("limit output 1024G", "a size from 1 to 256M"),
         ("limit file-size 1025G", "a size from 1 to 1024G"),
         ("limit cpu 99999999999999999999", "seconds from 1 to 604800"),
         ("limit processes 0", "a count from 1 to 1048576"),
@@ -32,8 +33,12 @@ import Testing
 
     @Test func optionNumbersAreRangeChecked() {
         let cases: [([String], String)] = [
-            (["--output-limit", "99999999999999G"], "--output-limit takes a size from 1 to 1024G"),
-            (["--output-limit", "0"], "--output-limit takes a size from 1 to 1024G"),
+            (["--output-limit", "99999999999999G"], "--output-limit takes a size from 1 to 256M"),
+            (["--output-limit", "1024G"], "--output-limit takes a size from 1 to 256M"),
+            (["--output-limit", "0"], "--output-limit takes a size from 1 to 256M"),
+            (["--limit", "output=1024G"], "--limit output=1024G: `limit output 1024G` is out of range: a size from 1 to 256M"),
+            (["--limit", "memory"], "--limit memory: `limit memory` needs a value"),
+            (["--limit", "colour=5"], "--limit colour=5: unknown limit `colour`"),
             (["--timeout", "1e19"], "--timeout takes a number of seconds from 0.001 to 604800"),
             (["--timeout", "inf"], "--timeout takes a number of seconds from 0.001 to 604800"),
             (["-j", "99999999999999999999"], "-j takes a number of jobs from 1 to 1024"),

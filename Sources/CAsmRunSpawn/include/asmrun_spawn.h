@@ -34,6 +34,11 @@ typedef struct {
        process left when the program ends. The pid returned is the init's. */
     int case_namespaces;
     const char *case_folder;     // with case_namespaces: the one folder bind-mounted writable
+    /* With case_namespaces: when above 0, case_folder is instead a fresh tmpfs of this many
+       bytes and case_folder_inodes files and folders, owned by the case's user (a warden's:
+       asmrun reaches it through /proc/PID/root). */
+    long long case_folder_bytes;
+    long long case_folder_inodes;
     int status_read_fd;          // with case_namespaces: the reports (asmrun_case_report)
     int status_write_fd;         // its write end, which asmrun_spawn closes (whatever happens)
     int drop_capabilities;       // 1: no capabilities at all, and no_new_privs
