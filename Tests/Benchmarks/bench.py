@@ -26,7 +26,7 @@ BOUNDED_TIMINGS = 20_000
 SLEEPERS = 2_000
 # The suite's floor rows and asmrun's rows without qemu, measured in rounds of their own (suite()),
 # in this order: each asmrun row soon after the row it is compared with.
-CLOSE_ROWS = ("6", "7", "7d", "7e", "6b", "7b", "7c", "6c", "8", "8c", "8d", "8e", "6d", "8b", "8f")
+CLOSE_ROWS = ("6", "7", "7d", "7e", "6b", "7b", "7c", "7f", "6c", "8", "8c", "8d", "8e", "6d", "8b", "8f")
 
 
 def scratch_base():
@@ -142,6 +142,8 @@ def suite(bench):
         Row(f"7. asmrun test -j{CORES}, cold cache", cold("-j", jobs), source, check=check, rss=True),
         Row("7b. asmrun test -j1, cold cache", cold("-j", "1"), source, check=check, rss=True),
         Row("7c. asmrun test -j1 --no-cache", bench.test("-j", "1", "--no-cache"), source, check=check),
+        Row("7f. asmrun test -j1, cold cache, builds not contained (ASMRUN_BUILD_VIEW=0)", cold("-j", "1"), source,
+            env=dict(os.environ, ASMRUN_BUILD_VIEW="0"), check=check),
         Row(f"7d. asmrun test -j{CORES}, cold cache with {STALE_TIMINGS:,} stale timings", stale.command, source,
             check=check, finish=stale.finish),
         Row(f"7e. asmrun test -j{CORES}, cold cache in ~/.cache (on disk)",
