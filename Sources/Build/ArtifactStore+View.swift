@@ -11,25 +11,21 @@ extension ArtifactStore {
             view: contained(program, toolchain: toolchain))
     }
 
-    /// The view `program`'s build runs in: `nil` when builds are not contained, the program is
-    /// trusted (`BuildBounds.trusted`) or the host refuses the namespaces (`viewProblem`).
+    /// The view `program`'s build runs in, its own folder's: `nil` when builds are not contained,
+    /// the program is trusted (`BuildBounds.trusted`) or the host refuses the namespaces.
     func contained(_ program: Program, toolchain: Toolchain) -> BuildView? {
         guard let bounds, !bounds.trusts(program.path) else { return nil }
-        return view.withLock { made in
-            if made == nil {
-                made = BuildView.make(
-                    readable: bounds.readable + Self.toolFolders(toolchain), writable: root.map { [$0] } ?? [], scratch: scratch,
-                    workingDirectory: Files.currentDirectory)
-            }
-            return try? made?.get()
-        }
-    }
-
-    /// Why contained builds run without their view, once one was tried.
-    package var viewProblem: BuildViewError? {
-        view.withLock { made in
-            guard case .failure(let problem) = made else { return nil }
-            return problem
+        let folder = bounds.folder(of: program.path)
+        return views.withLock { views in
+            if let made = views[folder] { return try? made.get() }
+            // A run of hundreds of submissions keeps at most 64 views (three descriptors each) at
+            // a time: a view let go is closed once the builds using it end.
+            if views.count >= 64, let other = views.keys.first { views[other] = nil }
+            let made = BuildView.make(
+                readable: [folder] + Self.toolFolders(toolchain), writable: root.map { [$0] } ?? [], scratch: scratch,
+                workingDirectory: Files.currentDirectory)
+            views[folder] = made
+            return try? made.get()
         }
     }
 

@@ -20,8 +20,8 @@ package final class ArtifactStore: Sendable {
     let environment: [String: String]
     /// Where builds run contained (`BuildView`); `nil`: as asmrun's user, in asmrun's environment.
     let bounds: BuildBounds?
-    /// The view, made at the first contained build; the failure when the host refuses it.
-    let view = Mutex<Result<BuildView, BuildViewError>?>(nil)
+    /// The views by folder (`BuildBounds.folder(of:)`), or why the host refused one.
+    let views = Mutex<[String: Result<BuildView, BuildViewError>]>([:])
     /// The folder of this process's private copies of executables (cases must see it).
     package var scratch: String { scratchFolder.path }
     private let scratchFolder: TemporaryDirectory
@@ -70,7 +70,7 @@ package final class ArtifactStore: Sendable {
     /// cache's size ledger (trimming the cache when it may be past its limit).
     package func close() {
         writer.finish()
-        view.withLock { made in if case .success(let view) = made { view.close() } }
+        views.withLock { $0.removeAll() }
         scratchFolder.remove()
         let bytes = stored.load(ordering: .relaxed) + writer.written.load(ordering: .relaxed)
         if bytes > 0, let root {

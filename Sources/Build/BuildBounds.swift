@@ -1,9 +1,10 @@
 import Source
 import Support
 
-/// What a store's builds may reach when they run contained (`BuildView`): the suite's folders,
-/// read-only. Programs in a `trusted` folder (the reference, when grading) are built outside the
-/// view, which never shows that folder to the others' builds.
+/// What a store's builds may reach when they run contained (`BuildView`): the folder named on the
+/// command line that holds the program (a submission, with `submissions/*`), read-only; never
+/// another. Programs in a `trusted` folder (the reference, when grading) are built outside any
+/// view, and no view shows that folder.
 package struct BuildBounds: Sendable, Equatable {
     /// Folders and files the programs are in (absolute).
     package var readable: [String]
@@ -19,27 +20,27 @@ package struct BuildBounds: Sendable, Equatable {
             return ProgramFolder.standardize(joined)
         }
         self.trusted = trusted.map(absolute)
-        readable = Self.fewest(paths.map(absolute), limit: 12, avoiding: self.trusted)
+        var readable: [String] = []
+        for path in paths.map(absolute) where !readable.contains(path) { readable.append(path) }
+        self.readable = readable
     }
 
-    /// `paths` without those inside another; past `limit`, their folders' folders (`asmrun test
-    /// submissions/*`), as long as none holds an `avoiding` folder (then they stay as they are,
-    /// and the view is not made: `BuildView.make` refuses more than 16).
-    static func fewest(_ paths: [String], limit: Int, avoiding: [String]) -> [String] {
-        var kept: [String] = []
-        for path in paths.sorted() where !kept.contains(where: { Files.isWithin(path, folder: $0) }) { kept.append(path) }
-        guard kept.count > limit else { return kept }
-        let parents = kept.map { PathName.directory(of: $0).isEmpty ? "/" : PathName.directory(of: $0) }
-        guard parents.allSatisfy({ $0 != "/" }),
-            !avoiding.contains(where: { trusted in parents.contains { Files.isWithin(trusted, folder: $0) } })
-        else { return kept }
-        return fewest(parents, limit: limit, avoiding: avoiding)
+    /// The folder whose view builds `path` (a program's, as given): the deepest folder named on
+    /// the command line that holds it, else its own folder.
+    func folder(of path: String) -> String {
+        let full = Self.absolute(path)
+        let holding = readable.filter { Files.isWithin(full, folder: $0) }
+        return holding.max { $0.count < $1.count } ?? (PathName.directory(of: full).isEmpty ? "/" : PathName.directory(of: full))
     }
 
     /// Whether `path` (a program's, as given) lies in a trusted folder.
     func trusts(_ path: String) -> Bool {
-        guard !trusted.isEmpty else { return false }
-        let full = ProgramFolder.standardize(path.hasPrefix("/") ? path : Files.currentDirectory + "/" + path)
+        let full = Self.absolute(path)
         return trusted.contains { Files.isWithin(full, folder: $0) }
+    }
+
+    /// `path` from the working directory, standardized.
+    private static func absolute(_ path: String) -> String {
+        ProgramFolder.standardize(path.hasPrefix("/") ? path : Files.currentDirectory + "/" + path)
     }
 }

@@ -8,13 +8,22 @@ import Support
 /// /etc/ld.so.cache), a minimal /dev, the suite's own folders read-only and the build's folders
 /// (its scratch folder, the cache) writable; nothing else of the host: no home folder, no
 /// /root, no /etc/shadow, no reference solution, no other process. Their environment is a fixed
-/// one (`environment`), so `%!GITHUB_TOKEN` reads nothing. Made once per run, at its first build.
-package struct BuildView: Sendable {
+/// one (`environment`), so `%!GITHUB_TOKEN` reads nothing. One per folder named on the command
+/// line, made at its first build; its namespaces are closed when the last builder lets it go.
+package final class BuildView: Sendable {
     package let namespaces: Namespaces
     /// The whole environment of every tool.
     package let environment: [String: String]
     /// asmrun's working directory, where the tools run (their operands are relative to it).
     package let workingDirectory: String
+
+    private init(namespaces: Namespaces, environment: [String: String], workingDirectory: String) {
+        self.namespaces = namespaces
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+    }
+
+    deinit { namespaces.close() }
 
     /// The environment of contained builds: the system's programs, a home and temporary files in
     /// the build's scratch folder, UTF-8 messages.
@@ -67,8 +76,7 @@ package struct BuildView: Sendable {
     package static func layer(scratch: String) -> ContainmentLayer {
         let folder = Files.currentDirectory
         switch make(readable: [folder], writable: [], scratch: scratch, workingDirectory: folder) {
-        case .success(let view):
-            view.close()
+        case .success:
             return .on(
                 "build",
                 "`asmrun test` builds in a view of its folders (read-only), the system's programs and libraries and its "
@@ -78,8 +86,6 @@ package struct BuildView: Sendable {
         }
     }
 
-    /// Closes the namespaces' descriptors.
-    package func close() { namespaces.close() }
 }
 
 /// Why a build view could not be made: the step that failed and its errno.

@@ -87,6 +87,20 @@ struct BuildContainmentTests {
         #expect(output.contains("unable to") && output.contains("secret.txt"), "\(output)")
     }
 
+    /// `asmrun test alice bob`: alice's build reads bob's folder by a computed name, which no
+    /// scan resolves (so no refusal stops it before nasm): each folder has a view of its own.
+    @Test func aSubmissionsBuildCannotReadAClassmates() throws {
+        let base = try Fixture.visibleDirectory()
+        defer { Files.removeTree(base) }
+        let secret = base + "/bob/answer.txt"
+        try Fixture.write("bobs-own-work\n", to: secret)
+        try Fixture.write(Self.leak(secret), to: base + "/alice/leak.asm")
+        try Fixture.write("[case default]\nstdout:\n| [..]\nstatus: exit 0\n", to: base + "/alice/leak.expect")
+        let (stdout, stderr, _) = try Fixture.asmrun(["test", base + "/alice", base + "/bob", "--no-cache", "-v"])
+        #expect(!(stdout + stderr).contains("bobs-own-work"), "alice's build read bob's folder: \(stdout)\(stderr)")
+        #expect(stdout.contains("unable to") && stdout.contains("answer.txt"), "\(stdout)")
+    }
+
     @Test func theSuitesOwnFilesAndSystemHeadersStillBuild() throws {
         let base = try Fixture.visibleDirectory()
         defer { Files.removeTree(base) }
