@@ -23,7 +23,7 @@ extension ArtifactStore {
             if views.count >= 64, let other = views.keys.first { views[other] = nil }
             let made = BuildView.make(
                 readable: [folder] + Self.toolFolders(toolchain), writable: root.map { [$0] } ?? [], scratch: scratch,
-                workingDirectory: Files.currentDirectory)
+                workingDirectory: Files.currentDirectory, sharing: views.values.lazy.compactMap { try? $0.get() }.first)
             views[folder] = made
             return try? made.get()
         }

@@ -188,7 +188,7 @@ __attribute__((noreturn)) static void namespace_helper(const asmrun_view *view, 
             goto done;
         }
     }
-    if (unshare(CLONE_NEWNET) != 0) result[1] = errno;
+    if (!view->no_network && unshare(CLONE_NEWNET) != 0) result[1] = errno;
     result[2] = unshare(CLONE_NEWNS) != 0 ? errno : make_view(view);
 done:
     if (write(report, result, sizeof result) != (ssize_t)sizeof result) _exit(1);
@@ -220,7 +220,9 @@ struct namespace_job {
 
 static void *namespace_thread(void *argument) {
     struct namespace_job *job = argument;
-    if (unshare(CLONE_NEWNET) != 0) {
+    if (job->view->no_network) {
+        /* The caller has one already (builds share theirs). */
+    } else if (unshare(CLONE_NEWNET) != 0) {
         job->result[0] = errno;
     } else if ((job->net_fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC)) < 0) {
         job->result[0] = errno;
@@ -282,7 +284,7 @@ int asmrun_make_namespaces(const asmrun_view *view, int with_user_ns, int *user_
     close(fds[0]);
     int complete = got == (ssize_t)sizeof result;
     if (complete && with_user_ns && result[0] == 0) *user_fd = open_namespace(helper, "user");
-    if (complete && result[1] == 0) *net_fd = open_namespace(helper, "net");
+    if (complete && result[1] == 0 && !view->no_network) *net_fd = open_namespace(helper, "net");
     if (complete && result[2] == 0) *mnt_fd = open_namespace(helper, "mnt");
     kill(helper, SIGKILL);
     int status;

@@ -171,6 +171,8 @@ typedef struct {
     const char *const *writable;
     int writable_count;
     const char *working_directory;
+    /* No network namespace is made (its descriptor stays -1): the caller shares one it has. */
+    int no_network;
 } asmrun_view;
 
 /// Creates the namespaces children run in: a network namespace with no interfaces up, and a

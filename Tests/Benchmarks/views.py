@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""What a build view per submission costs: `asmrun test -j1` over N folders of one program each
+(asm/hello.asm), cold, with build views (one per folder) and without (ASMRUN_BUILD_VIEW=0),
+in interleaved rounds.
+
+    python3 Tests/Benchmarks/views.py [ASMRUN] [--folders 50] [--rounds 12] [--as-nobody]
+
+ASMRUN defaults to .build/release/asmrun; --as-nobody runs it as `nobody` (setpriv), where each
+view needs a user namespace of its own. Used for BENCHMARKS.md's "Contained builds" section.
+"""
+import argparse, os, shutil, statistics, subprocess, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("asmrun", nargs="?", default=os.path.join(REPO, ".build/release/asmrun"))
+    parser.add_argument("--folders", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=12)
+    parser.add_argument("--as-nobody", action="store_true")
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="asmrun-views-") as root:
+        os.chmod(root, 0o755)
+        binary = os.path.join(root, "asmrun")
+        shutil.copy(options.asmrun, binary)
+        folders = []
+        for index in range(options.folders):
+            folder = os.path.join(root, "submissions", f"s{index}")
+            os.makedirs(folder)
+            shutil.copy(os.path.join(REPO, "asm/hello.asm"), folder)
+            with open(os.path.join(folder, "hello.expect"), "w") as expect:
+                expect.write("[case default]\nstdout:\n| [..]\nstatus: exit 0\n")
+            folders.append(folder)
+        subprocess.run(["chmod", "-R", "a+rX", root], check=True)
+        prefix = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"] if options.as_nobody else []
+
+        def run(views):
+            cache = tempfile.mkdtemp(prefix="asmrun-views-cache-", dir="/dev/shm")
+            os.chmod(cache, 0o777)
+            environment = dict(os.environ, HOME=root, **({} if views else {"ASMRUN_BUILD_VIEW": "0"}))
+            start = time.perf_counter()
+            done = subprocess.run([*prefix, binary, "test", "-j1", "--cache-dir", cache, *folders], env=environment,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            elapsed = time.perf_counter() - start
+            shutil.rmtree(cache, ignore_errors=True)
+            if done.returncode != 0:
+                raise SystemExit(f"asmrun test exited {done.returncode}: {done.stderr[-300:]!r}")
+            return elapsed
+
+        times = {True: [], False: []}
+        for index in range(options.rounds):
+            for views in (True, False) if index % 2 else (False, True):
+                times[views].append(run(views))
+        with_views, without = statistics.median(times[True]), statistics.median(times[False])
+        print(f"{options.folders} folders, cold -j1: a view each {with_views * 1000:.1f} ms, none {without * 1000:.1f} ms, "
+              f"{(with_views - without) / options.folders * 1000:+.3f} ms per folder")
+
+
+if __name__ == "__main__":
+    main()
