@@ -120,18 +120,9 @@ static void close_all_but(int *keep, int count) {
     asmrun_close_from(next);
 }
 
-/* The case's folder alone, writable, in an empty read-only tmpfs over the folder that holds it
-   with the other cases' (a neighbour worker's, with -j): no folder but its own is in sight, by
-   listing or by name. Its /proc/self/fd path is the host's /proc until the case's is mounted. */
 /* Appends `value` in decimal to `out` at `*length` (async-signal-safe). */
 static void append_number(char *out, size_t *length, unsigned long long value) {
-    char digits[24];
-    size_t count = 0;
-    do {
-        digits[count++] = (char)('0' + value % 10);
-        value /= 10;
-    } while (value > 0);
-    while (count > 0) out[(*length)++] = digits[--count];
+    *length += asmrun_format_number(out + *length, value);
 }
 
 static void append_text(char *out, size_t *length, const char *text) {
@@ -157,6 +148,9 @@ static int mount_bounded_folder(const char *folder, const asmrun_spawn_request *
     return mount("tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, options) == 0 ? 0 : errno;
 }
 
+/* The case's folder alone, writable, in an empty read-only tmpfs over the folder that holds it
+   with the other cases' (a neighbour worker's, with -j): no folder but its own is in sight, by
+   listing or by name. Its /proc/self/fd path is the host's /proc until the case's is mounted. */
 static int mount_folder(const char *folder, const asmrun_spawn_request *r) {
     char parent[4096];
     size_t length = strlen(folder);

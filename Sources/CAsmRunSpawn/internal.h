@@ -42,6 +42,8 @@ void asmrun_apply_limits(const asmrun_limits *limits, const struct rlimit *known
 /* "/proc/self/fd/N" (at most 32 bytes with its terminator): a path to what an O_PATH
    descriptor holds, even once it is covered. */
 void asmrun_fd_path(char *out, int fd);
+/* `value` in decimal at `out`, without a terminator; returns its length (at most 20). */
+size_t asmrun_format_number(char *out, unsigned long long value);
 /* The size of the path buffers of the view's code (no malloc in a forked child). */
 #define ASMRUN_PATH_SIZE 4096
 /* null, zero, full, random and urandom: the devices a view's /dev holds. */

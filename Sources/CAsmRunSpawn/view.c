@@ -15,8 +15,8 @@
 
 enum { MAX_VISIBLE = 8 };
 
-static size_t format_unsigned(char *out, unsigned value) {
-    char digits[16];
+size_t asmrun_format_number(char *out, unsigned long long value) {
+    char digits[24];
     size_t count = 0;
     do {
         digits[count++] = (char)('0' + value % 10);
@@ -28,9 +28,9 @@ static size_t format_unsigned(char *out, unsigned value) {
 
 /* "ID ID 1\n" for uid_map and gid_map, without snprintf (not async-signal-safe). */
 static size_t format_identity_map(char *out, unsigned id) {
-    size_t length = format_unsigned(out, id);
+    size_t length = asmrun_format_number(out, id);
     out[length++] = ' ';
-    length += format_unsigned(out + length, id);
+    length += asmrun_format_number(out + length, id);
     memcpy(out + length, " 1\n", 3);
     return length + 3;
 }
@@ -47,7 +47,7 @@ static int map_user_to_itself(void) {
 
 void asmrun_fd_path(char *out, int fd) {
     memcpy(out, "/proc/self/fd/", 14);
-    out[14 + format_unsigned(out + 14, (unsigned)fd)] = 0;
+    out[14 + asmrun_format_number(out + 14, (unsigned)fd)] = 0;
 }
 
 int asmrun_bind_fd(int fd, const char *target) {
@@ -198,7 +198,7 @@ done:
 
 static int open_namespace(pid_t helper, const char *kind) {
     char path[64] = "/proc/";
-    size_t length = 6 + format_unsigned(path + 6, (unsigned)helper);
+    size_t length = 6 + asmrun_format_number(path + 6, (unsigned)helper);
     memcpy(path + length, "/ns/", 4);
     length += 4;
     size_t kind_length = strlen(kind);
