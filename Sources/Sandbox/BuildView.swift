@@ -5,8 +5,8 @@ import Support
 /// Where the builds of programs nobody reviewed run: nasm, the C compiler and the linker enter
 /// a network namespace without interfaces and a mount namespace whose root holds only the
 /// system's programs and libraries (`/usr` and the links into it, /etc/alternatives,
-/// /etc/ld.so.cache), a minimal /dev, the suite's own folders read-only and the build's folders
-/// (its scratch folder, the cache) writable; nothing else of the host: no home folder, no
+/// /etc/ld.so.cache), a minimal /dev, the program's folder (the one named on the command line
+/// that holds it) read-only and the build's folders (its scratch folder, the cache) writable; nothing else of the host: no home folder, no
 /// /root, no /etc/shadow, no reference solution, no other process. Their environment is a fixed
 /// one (`environment`), so `%!GITHUB_TOKEN` reads nothing. One per folder named on the command
 /// line, made at its first build; its namespaces are closed when the last builder lets it go.
