@@ -14,14 +14,12 @@ package struct BuildBounds: Sendable, Equatable {
     /// The bounds of the paths given on the command line, as given (relative to the working
     /// directory): a file's folder, a folder itself; `trusted` likewise.
     package init(paths: [String], trusted: [String] = []) {
-        func absolute(_ path: String) -> String {
-            let folder = Files.isDirectory(path) ? path : PathName.directory(of: path)
-            let joined = folder.hasPrefix("/") ? folder : Files.currentDirectory + "/" + (folder.isEmpty ? "." : folder)
-            return ProgramFolder.standardize(joined)
+        func folder(_ path: String) -> String {
+            Self.absolute(Files.isDirectory(path) ? path : PathName.directory(of: path).isEmpty ? "." : PathName.directory(of: path))
         }
-        self.trusted = trusted.map(absolute)
+        self.trusted = trusted.map(folder)
         var readable: [String] = []
-        for path in paths.map(absolute) where !readable.contains(path) { readable.append(path) }
+        for path in paths.map(folder) where !readable.contains(path) { readable.append(path) }
         self.readable = readable
     }
 

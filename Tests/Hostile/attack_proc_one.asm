@@ -4,8 +4,6 @@
 ; Contained: "cmdline: hidden" and "environ: hidden" (the case's /proc hides what it may not
 ; trace: hidepid=2).
 %include "attack.inc"
-section .bss
-buffer: resb 65536
 section .data
 cmdline: db "/proc/1/cmdline", 0
 environ: db "/proc/1/environ", 0
@@ -43,47 +41,3 @@ _start:
         exit_with 0
 .read:  say     environ_read
         exit_with 0
-
-; Reads the file at rdi into `buffer`: rax = the bytes read, 0 or less when it cannot be.
-read_all:
-        mov     eax, SYS_open
-        xor     esi, esi
-        syscall
-        test    rax, rax
-        js      .done
-        mov     edi, eax
-        push    rdi
-        mov     eax, SYS_read
-        lea     rsi, [rel buffer]
-        mov     edx, 65536
-        syscall
-        pop     rdi
-        push    rax
-        mov     eax, SYS_close
-        syscall
-        pop     rax
-.done:  ret
-
-; eax = 1 when the r13 bytes of `buffer` hold the zero-terminated word at r12, else 0.
-contains:
-        lea     rsi, [rel buffer]
-        lea     r8, [rsi + r13]
-.start: cmp     rsi, r8
-        jae     .no
-        xor     ecx, ecx
-.cmp:   mov     al, [r12 + rcx]
-        test    al, al
-        jz      .yes
-        lea     rdx, [rsi + rcx]
-        cmp     rdx, r8
-        jae     .no
-        cmp     al, [rdx]
-        jne     .next
-        inc     rcx
-        jmp     .cmp
-.next:  inc     rsi
-        jmp     .start
-.yes:   mov     eax, 1
-        ret
-.no:    xor     eax, eax
-        ret

@@ -5,7 +5,6 @@
 %include "attack.inc"
 section .bss
 path:   resb 64
-buffer: resb 65536
 section .data
 proc:    db "/proc/", 0
 cmdline: db "/cmdline", 0
@@ -59,48 +58,4 @@ parent_path:
         pop     rsi
         call    append_string
         lea     rdi, [rel path]
-        ret
-
-; Reads the file at rdi into `buffer`: rax = the bytes read, 0 or less when it cannot be.
-read_all:
-        mov     eax, SYS_open
-        xor     esi, esi
-        syscall
-        test    rax, rax
-        js      .done
-        mov     edi, eax
-        push    rdi
-        mov     eax, SYS_read
-        lea     rsi, [rel buffer]
-        mov     edx, 65536
-        syscall
-        pop     rdi
-        push    rax
-        mov     eax, SYS_close
-        syscall
-        pop     rax
-.done:  ret
-
-; eax = 1 when the r13 bytes of `buffer` hold the zero-terminated word at r12, else 0.
-contains:
-        lea     rsi, [rel buffer]
-        lea     r8, [rsi + r13]
-.start: cmp     rsi, r8
-        jae     .no
-        xor     ecx, ecx
-.cmp:   mov     al, [r12 + rcx]
-        test    al, al
-        jz      .yes
-        lea     rdx, [rsi + rcx]
-        cmp     rdx, r8
-        jae     .no
-        cmp     al, [rdx]
-        jne     .next
-        inc     rcx
-        jmp     .cmp
-.next:  inc     rsi
-        jmp     .start
-.yes:   mov     eax, 1
-        ret
-.no:    xor     eax, eax
         ret
