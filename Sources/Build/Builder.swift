@@ -4,7 +4,7 @@ import Support
 /// Runs one build step (nasm, the C compiler, the linker) and turns a failure into a
 /// `BuildFailure`; what a successful step printed is returned: its warnings are the user's.
 package struct Builder: Sendable {
-    /// What nasm and the linker may use (README, "Build limits"): far more than a real program
+    /// What nasm and the linker may use (Documentation/running.md): far more than a real program
     /// needs, but a `times 200*1024*1024 db 1` cannot fill the scratch folder, nor a runaway
     /// `%rep` take the machine's memory or the afternoon.
     package static let limits = ResourceLimits(addressSpace: 4 << 30, fileSize: 64 << 20, cpuSeconds: 60)

@@ -105,7 +105,7 @@ enum Usage {
                                    file-size, cpu, processes, open-files; the default otherwise)
           --scratch-limit BYTES    the most a case may write into its folder (default 256M)
           --junit PATH             write a JUnit XML report
-          --json PATH              write a JSON report (schema in README.md)
+          --json PATH              write a JSON report (schema in Documentation/testing.md)
           --reference DIR          take every program's expectations from DIR: SUB/x.asm is
                                    checked against DIR/x.expect, for each submission folder SUB
                                    (the reference decides timeouts, xfail, skip and limits; a
@@ -126,7 +126,7 @@ enum Usage {
           (`exit 0 | exit 1`) accept more than one status; a case without `status:` does not
           check it. `points: 2` makes a case worth 2 (default 1); `timeout: 2` and
           `limit: memory 64M` are the case's own limits; `visibility: hidden` (or
-          after_due_date, after_published) shows students its score only. See README.md.
+          after_due_date, after_published) shows students its score only. See Documentation/testing.md.
 
         GRADING AND CI
           asmrun test subs/* --reference ref    one score line per submission folder

@@ -3,7 +3,7 @@ import Sandbox
 import Suite
 import Support
 
-/// The JSON report (`--json`): schema `asmrun-report/2`, documented in README.md.
+/// The JSON report (`--json`): schema `asmrun-report/2`, documented in Documentation/testing.md.
 package enum JSONReport {
     struct Document: Codable {
         var schema = "asmrun-report/2"

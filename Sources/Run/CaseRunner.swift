@@ -78,7 +78,7 @@ package struct CaseRunner: Sendable {
         self.crashProbe = crashProbe
     }
 
-    /// The limits every case gets unless its program says otherwise (see README "Limits").
+    /// The limits every case gets unless its program says otherwise (Documentation/containment.md).
     /// Emulators need more address space than the program: qemu-i386 reserves the whole 4 GiB
     /// guest space up front and qemu's translation buffer takes more.
     package static func defaultLimits(timeout: Double, processes: Int?, native: Bool) -> ResourceLimits {

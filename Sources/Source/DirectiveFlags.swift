@@ -8,7 +8,7 @@
 /// program gets, and folders and files the boundary check then finds inside the program's folder
 /// (`NamedPath`). Everything else is refused, with the word. `link-flags` go to ld or to the C
 /// driver, so each word is one that is harmless to both. The command line's flags are the user's
-/// own and are not read here. README "Source directives" lists the same.
+/// own and are not read here. Documentation/running.md, "Source directives", lists the same.
 package enum DirectiveFlags {
     /// Which directive the flags come from.
     package enum Stage: Sendable { case compile, link }
@@ -48,7 +48,7 @@ struct FlagReader {
     let stage: DirectiveFlags.Stage
     var paths: [NamedPath] = []
 
-    static let notListed = "it is not among the flags a source may pass (README, \"Source directives\")"
+    static let notListed = "it is not among the flags a source may pass (Documentation/running.md, \"Source directives\")"
 
     mutating func take(_ word: String) throws(DirectiveFlags.Refusal) {
         if CodeFlags.allows(word, stage) { return }

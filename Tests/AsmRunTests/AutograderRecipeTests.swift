@@ -4,17 +4,17 @@ import Testing
 @testable import Sandbox
 @testable import Support
 
-/// The Gradescope recipe of README.md: its `setup.sh` and `run_autograder` are the files in
+/// The Gradescope recipe of Documentation/grading.md: its `setup.sh` and `run_autograder` are the files in
 /// Packaging/gradescope, and Tests/Grading/autograder.sh runs that `run_autograder` in
 /// `/autograder`-like folders with the built binary.
 @Suite struct AutograderRecipeTests {
     private static let folder = Fixture.packageRoot + "/Packaging/gradescope/"
 
     @Test func theReadmeShowsTheRecipesFilesAsTheyAre() throws {
-        let readme = String(decoding: try Files.read(Fixture.packageRoot + "/README.md"), as: UTF8.self)
+        let readme = String(decoding: try Files.read(Fixture.packageRoot + "/Documentation/grading.md"), as: UTF8.self)
         for name in ["setup.sh", "run_autograder"] {
             let script = String(decoding: try Files.read(Self.folder + name), as: UTF8.self)
-            #expect(readme.contains("```sh\n" + script + "```\n"), "README.md does not show Packaging/gradescope/\(name) as it is")
+            #expect(readme.contains("```sh\n" + script + "```\n"), "Documentation/grading.md does not show Packaging/gradescope/\(name) as it is")
             let syntax = try PosixLauncher(path: Fixture.environment["PATH"]).run(
                 Command("/bin/sh", ["-n", Self.folder + name]), options: LaunchOptions())
             #expect(syntax.termination == .exited(0), "\(name): \(String(decoding: syntax.stderr, as: UTF8.self))")

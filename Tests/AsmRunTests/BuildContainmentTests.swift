@@ -86,7 +86,7 @@ struct BuildContainmentTests {
 
     /// As nobody; with `namespacesRefused` on a host that refuses user namespaces
     /// (`ASMRUN_USER_NAMESPACES=0`), where no view can be made: the build then sees what nobody
-    /// sees (README), but its environment stays the fixed one.
+    /// sees (Documentation/containment.md), but its environment stays the fixed one.
     @Test(
         .enabled(if: geteuid() == 0 && Fixture.locator.find("setpriv") != nil, "needs root and setpriv to run asmrun as nobody"),
         arguments: [false, true])
@@ -106,7 +106,7 @@ struct BuildContainmentTests {
             options: LaunchOptions())
         let output = String(decoding: result.stdout + result.stderr, as: UTF8.self)
         #expect(!output.contains("hunter2"), "the build read asmrun's environment: \(output)")
-        // Without a view the file is read, as the README says; with one, nasm cannot see it.
+        // Without a view the file is read, as Documentation/containment.md says; with one, nasm cannot see it.
         #expect(output.contains("the-private-key") == namespacesRefused, "\(output)")
         #expect((output.contains("unable to") && output.contains("secret.txt")) == !namespacesRefused, "\(output)")
     }

@@ -72,7 +72,7 @@ import Testing
         } catch let error as FileError {
             #expect(
                 error.description
-                    == "sub/main.asm:2: `link-flags` may not pass `-o`: it is not among the flags a source may pass (README, \"Source directives\"); remove it from the source, or pass it with --link-flags on your own command line if you trust it"
+                    == "sub/main.asm:2: `link-flags` may not pass `-o`: it is not among the flags a source may pass (Documentation/running.md, \"Source directives\"); remove it from the source, or pass it with --link-flags on your own command line if you trust it"
             )
         }
     }
@@ -121,7 +121,7 @@ struct DirectiveFlagsBuildTests {
         #expect(result.status == .exited(125), "\(result.stderr)")
         #expect(
             result.stderr
-                == "asmrun: main.asm:2: `c-flags` may not pass `-B\(directory)/tools/`: it is not among the flags a source may pass (README, \"Source directives\"); remove it from the source, or pass it with --c-flags on your own command line if you trust it\n"
+                == "asmrun: main.asm:2: `c-flags` may not pass `-B\(directory)/tools/`: it is not among the flags a source may pass (Documentation/running.md, \"Source directives\"); remove it from the source, or pass it with --c-flags on your own command line if you trust it\n"
         )
         #expect(!Files.exists(directory + "/ran"), "the source's assembler ran")
     }
