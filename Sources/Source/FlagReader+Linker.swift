@@ -51,7 +51,10 @@ extension FlagReader {
                 throw refusal(word, error.reason)
             }
             guard !item.hasPrefix("-"), !item.hasPrefix("@"), !item.isEmpty else {
-                throw refusal(word, "`\(item)` is not among the linker options a source may pass (Documentation/running.md, \"Source directives\")")
+                throw refusal(
+                    word,
+                    "`\(item)` is not among the linker options a source may pass "
+                        + "(Documentation/running.md, \"Source directives\")")
             }
             list.paths.append(NamedPath(.input, written: word, path: item))
         }

@@ -14,7 +14,9 @@ import Testing
         let readme = String(decoding: try Files.read(Fixture.packageRoot + "/Documentation/grading.md"), as: UTF8.self)
         for name in ["setup.sh", "run_autograder"] {
             let script = String(decoding: try Files.read(Self.folder + name), as: UTF8.self)
-            #expect(readme.contains("```sh\n" + script + "```\n"), "Documentation/grading.md does not show Packaging/gradescope/\(name) as it is")
+            #expect(
+                readme.contains("```sh\n" + script + "```\n"),
+                "Documentation/grading.md does not show Packaging/gradescope/\(name) as it is")
             let syntax = try PosixLauncher(path: Fixture.environment["PATH"]).run(
                 Command("/bin/sh", ["-n", Self.folder + name]), options: LaunchOptions())
             #expect(syntax.termination == .exited(0), "\(name): \(String(decoding: syntax.stderr, as: UTF8.self))")
