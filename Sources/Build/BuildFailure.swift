@@ -20,7 +20,6 @@ package struct BuildFailure: AsmRunError, Equatable {
         self.hint = hint
     }
 
-    package var category: ErrorCategory { .build }
     package var location: FileLocation? { FileLocation(source) }
     package var problem: String { "\(stage.rawValue) failed" }
     package var fix: String? { hint }

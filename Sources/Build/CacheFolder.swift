@@ -58,7 +58,7 @@ package struct CacheFolder: Sendable {
         } catch .missing {
             return nil
         } catch {
-            throw FileError(path: root, problem: error.problem, fix: "check its permissions", category: .environment)
+            throw FileError(path: root, problem: error.problem, fix: "check its permissions")
         }
         let found = try? Files.read(root + "/" + tagName)
         if let found, String(decoding: found, as: UTF8.self).hasPrefix(signature), String(decoding: found, as: UTF8.self).contains("asmrun")
@@ -112,8 +112,7 @@ package struct CacheFolder: Sendable {
     private static func prepared(_ root: String) throws -> CacheFolder {
         guard ["/objects", "/tmp"].allSatisfy({ Files.makeDirectories(root + $0) }) else {
             throw FileError(
-                path: root, problem: "cannot hold the cache's folders (\(errorText()))", fix: "check its permissions",
-                category: .environment)
+                path: root, problem: "cannot hold the cache's folders (\(errorText()))", fix: "check its permissions")
         }
         return CacheFolder(root: root)
     }

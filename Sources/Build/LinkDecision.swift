@@ -104,7 +104,6 @@ package struct EntryPointMissing: AsmRunError, Equatable {
         sources = program.files
     }
 
-    package var category: ErrorCategory { .build }
     package var location: FileLocation? { FileLocation(program) }
 
     package var problem: String {

@@ -15,7 +15,6 @@ package struct ToolError: AsmRunError, Equatable {
         self.purpose = purpose
     }
 
-    package var category: ErrorCategory { .environment }
     package var problem: String { "\(tool) not found" + (purpose.map { " (\($0))" } ?? "") }
     package var fix: String? { "install it with `apt-get install \(packages.joined(separator: " "))`" }
 }

@@ -11,8 +11,6 @@ package struct UsageError: AsmRunError, Equatable {
         self.fix = fix
     }
 
-    package var category: ErrorCategory { .usage }
-
     /// An option asmrun does not know; a file name that only looks like one gets the `./` fix.
     static func unknownOption(_ option: String, help: String) -> UsageError {
         if option.hasSuffix(".asm") || option.hasSuffix("/") {

@@ -13,13 +13,13 @@ package enum AsmRun {
         switch command {
         case "":
             context.console.write(Usage.main, to: .error)
-            return ExitCode.usage
+            return ExitStatus.usage
         case "-h", "--help", "help":
             context.console.write(Usage.main)
-            return ExitCode.success
+            return ExitStatus.success
         case "--version":
             context.console.write("asmrun \(version)\n")
-            return ExitCode.success
+            return ExitStatus.success
         case "test":
             return TestCommand.main(rest, context: context)
         case "doctor":
@@ -43,13 +43,13 @@ package enum AsmRun {
     private static func runMain(_ arguments: [String], context: Context) -> Int32 {
         if wantsHelp(arguments) {
             context.console.write(Usage.main)
-            return ExitCode.success
+            return ExitStatus.success
         }
         do {
             let options = try RunOptions(parsing: arguments)
             return RunCommand(options: options, context: context).execute()
         } catch {
-            return Diagnostics.fail(error, in: .run, console: context.console)
+            return ExitStatus.failed(error, in: .run, context.diagnostics)
         }
     }
 }

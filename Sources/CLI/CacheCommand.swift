@@ -37,9 +37,9 @@ enum CacheCommand {
 
                     """)
             }
-            return ExitCode.success
+            return ExitStatus.success
         } catch {
-            return Diagnostics.fail(error, in: .test, console: context.console)
+            return ExitStatus.failed(error, in: .test, context.diagnostics)
         }
     }
 }

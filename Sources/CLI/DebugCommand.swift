@@ -12,19 +12,19 @@ struct DebugCommand {
     static func main(_ arguments: [String], context: Context) -> Int32 {
         if AsmRun.wantsHelp(arguments) {
             context.console.write(Usage.main)
-            return ExitCode.success
+            return ExitStatus.success
         }
         do {
             let options = try RunOptions(parsing: arguments, debugging: true)
             return try DebugCommand(options: options, context: context).execute()
         } catch {
-            return Diagnostics.fail(error, in: .run, console: context.console)
+            return ExitStatus.failed(error, in: .run, context.diagnostics)
         }
     }
 
     func execute() throws -> Int32 {
         let session = try DebugSession(launcher: context.launcher, toolchain: context.toolchain)
-        guard let prepared = try RunCommand(options: options, context: context).prepare() else { return ExitCode.interrupted }
+        guard let prepared = try RunCommand(options: options, context: context).prepare() else { return ExitStatus.interrupted }
         defer { prepared.close() }
         let folder = try TemporaryDirectory(prefix: "debug", environment: context.environment)
         defer { folder.remove() }
@@ -33,6 +33,6 @@ struct DebugCommand {
         let run = CrashProbe.Run(
             program: prepared.probeProgram(symbols: symbols), argv0: prepared.program.argv0, arguments: options.programArguments,
             environment: nil, runner: prepared.runner)
-        return try session.start(run, batch: options.batch, folder: folder.path)
+        return ExitStatus.program(try session.start(run, batch: options.batch, folder: folder.path))
     }
 }

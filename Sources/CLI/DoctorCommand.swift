@@ -39,7 +39,7 @@ package struct DoctorCommand: Sendable {
         lines.append(missing.isEmpty ? "ready: asmrun can build and run programs here" : "not ready:")
         lines += missing.map { "  \($0)" }
         context.console.write(lines.joined(separator: "\n") + "\n")
-        return missing.isEmpty ? ExitCode.success : ExitCode.failure
+        return ExitStatus.doctor(ready: missing.isEmpty)
     }
 
     private func toolLines(_ toolchain: Toolchain) -> [String] {

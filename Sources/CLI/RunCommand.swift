@@ -20,7 +20,7 @@ package struct RunCommand: Sendable {
         do {
             return try executeThrowing()
         } catch {
-            return Diagnostics.fail(error, in: .run, console: context.console)
+            return ExitStatus.failed(error, in: .run, context.diagnostics)
         }
     }
 
@@ -62,7 +62,7 @@ package struct RunCommand: Sendable {
         // nothing but them, so whoever waits on them hands the interrupt over (no thread).
         let interrupts = InterruptMonitor(children: context.launcher.children, delivery: .byWaiters) {
             [ownsProcess = context.ownsProcess] count in
-            if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
+            if count > 1 && ownsProcess { _exit(ExitStatus.interrupted) }
         }
         // Not a `Result`: its generic type's first use looked through every conformance in the
         // binary (4 % of a single run's instructions).
@@ -81,7 +81,7 @@ package struct RunCommand: Sendable {
             return nil
         }
         do {
-            if !artifact.remarks.isEmpty { context.console.write(artifact.remarks + "\n", to: .error) }
+            if !artifact.remarks.isEmpty { context.diagnostics.warning(artifact.remarks, multiline: true) }
             let runner = try Runner.resolve(
                 options.runner, format: artifact.format, toolchain: toolchain, policy: try context.runnerPolicy(),
                 cpu: program.settings.qemuCPU)
@@ -100,7 +100,7 @@ package struct RunCommand: Sendable {
     }
 
     private func executeThrowing() throws -> Int32 {
-        guard let prepared = try prepare() else { return ExitCode.interrupted }
+        guard let prepared = try prepare() else { return ExitStatus.interrupted }
         defer { prepared.close() }
         let (program, artifact, runner) = (prepared.program, prepared.artifact, prepared.runner)
         let trace =
@@ -128,17 +128,17 @@ package struct RunCommand: Sendable {
             defer { input.programEnded() }
             return try context.launcher.run(command, options: launch)
         }
-        if let trace { context.console.write(trace.report(program: program.path), to: .error) }
+        if let trace { context.diagnostics.remark(trace.report(program: program.path), multiline: true) }
         guard case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal), debuggable else {
             return report(result.termination, timeout: program.settings.timeout)
         }
         switch crashReport(prepared, input: input) {
         case .report(let crash):
-            context.console.write(crash.rendered(program: program.path) + "\n", to: .error)
-            return ExitCode.signaled(signal)
+            context.diagnostics.remark(crash.rendered(program: program.path), multiline: true)
+            return ExitStatus.program(result.termination)
         case .notRepeated(let shortfall):
             let status = report(result.termination, timeout: program.settings.timeout)
-            context.console.write("asmrun: no crash report: " + Self.notRepeated(shortfall, source: options.source) + "\n", to: .error)
+            context.diagnostics.remark("asmrun: no crash report: " + Self.notRepeated(shortfall, source: options.source))
             return status
         case .unavailable:
             return report(result.termination, timeout: program.settings.timeout)
@@ -236,9 +236,8 @@ package struct RunCommand: Sendable {
             try withDrivers.add(ProgramFolder.scan(folder).c)
             withDrivers.resolveDependencies()
             let names = withDrivers.cSources.map(\.path).joined(separator: ", ")
-            context.console.write(
-                "asmrun: note: \(program.path) defines no entry point; building it with the C files of its folder: \(names)\n",
-                to: .error)
+            context.diagnostics.note(
+                "\(program.path) defines no entry point; building it with the C files of its folder: \(names)", tagged: true)
             return (withDrivers, try store.build(withDrivers, toolchain: toolchain, trace: trace, debugInfo: options.debugInfo))
         }
     }
@@ -258,28 +257,25 @@ package struct RunCommand: Sendable {
         }
     }
 
+    /// Says how the program ended, unless by an exit or Ctrl-C, and returns the status.
     private func report(_ termination: Termination, timeout: Double?) -> Int32 {
         switch termination {
-        case .exited(let code):
-            return code
+        case .exited: break
         case .signaled(let signal):
             if signal != SIGINT {
-                context.console.write(
-                    "asmrun: \(options.source.displayEscaped): killed by \(Signal.name(of: signal)) (\(Signal.description(of: signal)))\n",
-                    to: .error)
+                context.diagnostics.remark(
+                    "asmrun: \(options.source): killed by \(Signal.name(of: signal)) (\(Signal.description(of: signal)))")
             }
-            return ExitCode.signaled(signal)
         case .timedOut:
             let seconds = timeout.map { String(format: "%g", $0) } ?? "?"
-            context.console.write("asmrun: \(options.source.displayEscaped): timed out after \(seconds) s\n", to: .error)
-            return ExitCode.timedOut
+            context.diagnostics.remark("asmrun: \(options.source): timed out after \(seconds) s")
         }
+        return ExitStatus.program(termination)
     }
 
     private var trace: (@Sendable (String) -> Void)? {
         guard options.verbose else { return nil }
-        let console = context.console
-        return { line in console.write("+ \(DisplayText.escape(line))\n", to: .error) }
+        return { [diagnostics = context.diagnostics] line in diagnostics.trace(line) }
     }
 
     static let boundsFix =

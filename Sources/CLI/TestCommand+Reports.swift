@@ -15,7 +15,6 @@ extension TestCommand {
         // Scored only when something shows them: a plain run pays nothing for grading.
         let graded = options.jsonPath != nil || options.gradescopePath != nil || options.csvPath != nil || options.reportDirectory != nil
         let scores = shown || graded ? Scores(suite, reports: outcome.reports) : Scores()
-        var exitStatus = tally.failed > 0 ? ExitCode.failure : ExitCode.success
         var remarks: [String] = []
         if !suite.problems.isEmpty {
             remarks.append("\(suite.problems.count) path\(suite.problems.count == 1 ? "" : "s") could not be searched (named above)")
@@ -23,7 +22,6 @@ extension TestCommand {
         if !suite.emptyPaths.isEmpty {
             remarks.append("\(suite.emptyPaths.count) path\(suite.emptyPaths.count == 1 ? " holds" : "s hold") no programs (named above)")
         }
-        if !remarks.isEmpty { exitStatus = max(exitStatus, ExitCode.failure) }
         for remark in remarks { reporter.note(remark) }
         let students = studentRemarks(suite, complete: outcome.complete)
         let reports: [(String?, () throws -> String)] = [
@@ -41,8 +39,9 @@ extension TestCommand {
             ),
             (options.csvPath, { GradebookCSV.render(scores) }),
         ]
-        for case (let path?, let render) in reports where !write(render, to: path) { exitStatus = ExitCode.usage }
-        if let folder = options.reportDirectory, !writeSubmissionReports(scores, to: folder) { exitStatus = ExitCode.usage }
+        var unwritten = 0
+        for case (let path?, let render) in reports where !write(render, to: path) { unwritten += 1 }
+        if let folder = options.reportDirectory, !writeSubmissionReports(scores, to: folder) { unwritten += 1 }
         let reason =
             interrupted ? "interrupted" : options.failFast ? "stopped by --fail-fast after the first failure" : nil
         let scoreLines = shown ? scores.lines : []
@@ -50,11 +49,11 @@ extension TestCommand {
         if let path = context.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
             let sections = scoreLines.isEmpty ? [] : [StepSummary.scoreTable(scores)]
             let text = StepSummary.render(outcome.reports, tally: tally, complete: outcome.complete, seconds: seconds, sections: sections)
-            do { try Files.append(Array(text.utf8), to: path) } catch { Diagnostics.show(error, console: context.console) }
+            do { try Files.append(Array(text.utf8), to: path) } catch { diagnostics.error(error) }
         }
-        if interrupted { return ExitCode.interrupted }
-        if !outcome.complete && exitStatus == ExitCode.success { exitStatus = ExitCode.failure }
-        return exitStatus
+        return ExitStatus.test(
+            failed: tally.failed, complete: outcome.complete, pathProblems: remarks.count, unwrittenReports: unwritten,
+            interrupted: interrupted)
     }
 
     /// Scores are printed when grading: several paths, a reference, or points in the cases.
@@ -84,9 +83,8 @@ extension TestCommand {
     /// `--report-dir`: the folder (made if missing) and a Markdown file per path given.
     private func writeSubmissionReports(_ scores: Scores, to folder: String) -> Bool {
         guard Files.makeDirectories(folder) else {
-            Diagnostics.show(
-                FileError(path: folder, problem: "cannot be made a folder", fix: "give --report-dir a folder that can be created"),
-                console: context.console)
+            diagnostics.error(
+                FileError(path: folder, problem: "cannot be made a folder", fix: "give --report-dir a folder that can be created"))
             return false
         }
         for (name, text) in SubmissionReports.render(scores, reference: options.referencePath) {
@@ -101,7 +99,7 @@ extension TestCommand {
             try AtomicFile.write(Array(try render().utf8), to: path)
             return true
         } catch {
-            Diagnostics.show(error, console: context.console)
+            diagnostics.error(error)
             return false
         }
     }

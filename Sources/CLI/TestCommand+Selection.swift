@@ -16,33 +16,33 @@ extension TestCommand {
         var suite = TestSuite(
             paths: options.paths, rules: rules, loaders: options.filter == nil ? options.jobs : 1, stop: stop, loaded: loaded)
         if suite.interrupted { return suite }
-        for problem in suite.problems { Diagnostics.show(problem, console: context.console) }
+        for problem in suite.problems { diagnostics.error(problem) }
         reportSkipped(suite)
-        for note in suite.notes { context.console.write(DisplayText.escape(note) + "\n", to: .error) }
+        for note in suite.notes { diagnostics.remark(note) }
         var defaults = CaseRunner.defaultLimits(timeout: options.timeout, processes: Containment.maxProcesses, native: true)
         defaults.addressSpace = nil  // the runner's (1 GiB natively, 6 GiB emulated): noted only under --limit memory
         for note in suite.ceilingNotes(options.configuration, defaults: defaults) {
-            context.console.write(DisplayText.escape(note) + "\n", to: .error)
+            diagnostics.remark(note)
         }
-        for refusal in suite.refusals { Diagnostics.show(refusal, console: context.console) }
+        for refusal in suite.refusals { diagnostics.error(refusal) }
         if suite.missingPaths > 0 {
             throw UsageError("\(suite.missingPaths) of the paths given do not exist (named above)", fix: "name existing files or folders")
         }
         if suite.programs.isEmpty {
             if suite.emptyPaths.count == 1 && suite.problems.isEmpty { throw suite.emptyPaths[0] }
-            for empty in suite.emptyPaths { Diagnostics.show(empty, console: context.console) }
+            for empty in suite.emptyPaths { diagnostics.error(empty) }
             throw UsageError(
                 "no programs found in \(options.paths.joined(separator: " "))", fix: "name .asm files or folders that hold them")
         }
-        for empty in suite.emptyPaths { Diagnostics.show(empty, console: context.console) }
+        for empty in suite.emptyPaths { diagnostics.error(empty) }
         try applyFilter(&suite)
         if let shard = options.shard {
             let timings = try options.balancePath.map { try JSONReport.timings(at: $0) }
             let total = suite.keep(shard, timings: timings)
             if suite.programs.isEmpty {
-                context.console.write(
-                    "note: shard \(shard.index)/\(shard.count) holds none of the \(total) program\(total == 1 ? "" : "s") "
-                        + "(the matrix is wider than the suite): nothing to run\n", to: .error)
+                diagnostics.note(
+                    "shard \(shard.index)/\(shard.count) holds none of the \(total) program\(total == 1 ? "" : "s") "
+                        + "(the matrix is wider than the suite): nothing to run")
             }
         }
         return suite
@@ -53,10 +53,10 @@ extension TestCommand {
     /// counted, so a submission never vanishes silently.
     private func reportSkipped(_ suite: TestSuite) {
         if options.verbose {
-            for skipped in suite.skipped { context.console.write("note: skipped \(skipped.path): \(skipped.reason)\n", to: .error) }
+            for skipped in suite.skipped { diagnostics.note("skipped \(skipped.path): \(skipped.reason)") }
         } else if !suite.ignored.isEmpty {
             let count = suite.ignored.count
-            context.console.write("note: \(count) file\(count == 1 ? "" : "s") skipped, not programs (-v lists them and why)\n", to: .error)
+            diagnostics.note("\(count) file\(count == 1 ? "" : "s") skipped, not programs (-v lists them and why)")
         }
     }
 

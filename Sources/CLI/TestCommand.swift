@@ -12,6 +12,8 @@ package struct TestCommand: Sendable {
     package let options: TestOptions
     package let context: Context
 
+    var diagnostics: DiagnosticsEngine { context.diagnostics }
+
     package init(options: TestOptions, context: Context) {
         self.options = options
         self.context = context
@@ -20,12 +22,12 @@ package struct TestCommand: Sendable {
     static func main(_ arguments: [String], context: Context) -> Int32 {
         if AsmRun.wantsHelp(arguments) {
             context.console.write(Usage.test)
-            return ExitCode.success
+            return ExitStatus.success
         }
         do {
             return TestCommand(options: try TestOptions(parsing: arguments), context: context).execute()
         } catch {
-            return Diagnostics.fail(error, in: .test, console: context.console)
+            return ExitStatus.failed(error, in: .test, context.diagnostics)
         }
     }
 
@@ -38,7 +40,7 @@ package struct TestCommand: Sendable {
             if options.list {
                 let suite = try selectPrograms()
                 list(suite, try resolveRunners(for: suite.programs, toolchain: toolchain))
-                return ExitCode.success
+                return ExitStatus.success
             }
             // What a run that died left: its scratch folders and the case processes still in them.
             AbandonedScratch.sweep(environment: context.environment)
@@ -67,7 +69,7 @@ package struct TestCommand: Sendable {
                 throw UsageError(refusal.problem, fix: refusal.fix)
             }
             guard let (suite, ahead, loading) = try loadBuildingAhead(store: store, toolchain: toolchain) else {
-                return ExitCode.interrupted
+                return ExitStatus.interrupted
             }
             defer { ahead.close() }
             let runners: [ObjectFormat: [Runner]]
@@ -79,7 +81,7 @@ package struct TestCommand: Sendable {
                 suite, runners, toolchain: toolchain, store: store, ahead: ahead, loading: loading,
                 scratch: scratch.path, containment: containment.value, started: started)
         } catch {
-            return Diagnostics.fail(error, in: .test, console: context.console)
+            return ExitStatus.failed(error, in: .test, context.diagnostics)
         }
     }
 
@@ -89,9 +91,8 @@ package struct TestCommand: Sendable {
     private func loadBuildingAhead(
         store: ArtifactStore, toolchain: Toolchain
     ) throws -> (TestSuite, BuildAhead, InterruptMonitor)? {
-        let console = context.console
         var trace: (@Sendable (String) -> Void)?
-        if options.verbose { trace = { line in console.write("+ \(DisplayText.escape(line))\n", to: .error) } }
+        if options.verbose { trace = { [diagnostics] line in diagnostics.trace(line) } }
         // A program's hashed shard is known as soon as it is read; balanced shards only once
         // every program is.
         let workers = options.balancePath == nil ? max(1, options.jobs - 1) : 0
@@ -102,7 +103,7 @@ package struct TestCommand: Sendable {
         let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
             stopped.set()
             ahead.stopAccepting()
-            if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
+            if count > 1 && ownsProcess { _exit(ExitStatus.interrupted) }
         }
         let suite = Result {
             try selectPrograms(stop: { stopped.isSet }) { program in
@@ -134,7 +135,8 @@ package struct TestCommand: Sendable {
     ) -> Int32 {
         removeAbandoned(suite)
         let total = suite.programs.reduce(0) { $0 + $1.cases.count * (runners[$1.format]?.count ?? 0) }
-        let reporter = ConsoleReporter(console: context.console, verbose: options.verbose, environment: context.environment, total: total)
+        let reporter = ConsoleReporter(
+            console: context.console, diagnostics: diagnostics, verbose: options.verbose, environment: context.environment, total: total)
         for note in containment.notes { reporter.note("note: \(note)") }
         let caseRunner = CaseRunner(
             launcher: context.launcher, scratch: scratch, containment: containment,
@@ -145,7 +147,7 @@ package struct TestCommand: Sendable {
             note: reporter.note)
         let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
             runner.interrupt()
-            if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
+            if count > 1 && ownsProcess { _exit(ExitStatus.interrupted) }
         }
         // From here this monitor listens: an interrupt that came while the runners were resolved
         // (builds ahead still running, their tools ended) is the run's.
@@ -194,9 +196,8 @@ package struct TestCommand: Sendable {
                 } catch is RunnerUnavailable where choice == .native {
                     if present.contains(format) && !noted {
                         noted = true
-                        context.console.write(
-                            "note: native runner skipped: x86 programs do not run natively on this \(toolchain.host.architecture) host\n",
-                            to: .error)
+                        diagnostics.note(
+                            "native runner skipped: x86 programs do not run natively on this \(toolchain.host.architecture) host")
                     }
                 }
             }

@@ -7,6 +7,7 @@ import Synchronization
 /// annotations when `GITHUB_ACTIONS=true`, and the summary. All output goes through `Console`.
 package final class ConsoleReporter: Sendable {
     private let console: Console
+    private let diagnostics: DiagnosticsEngine
     private let verbose: Bool
     private let githubActions: Bool
     /// This run's `::stop-commands::` token (see `LogText.fenced`).
@@ -25,8 +26,9 @@ package final class ConsoleReporter: Sendable {
         var progressShown = false
     }
 
-    package init(console: Console, verbose: Bool, environment: [String: String], total: Int) {
+    package init(console: Console, diagnostics: DiagnosticsEngine, verbose: Bool, environment: [String: String], total: Int) {
         self.console = console
+        self.diagnostics = diagnostics
         self.verbose = verbose
         githubActions = environment["GITHUB_ACTIONS"] == "true"
         self.total = total
@@ -81,7 +83,7 @@ package final class ConsoleReporter: Sendable {
     package func note(_ text: String) {
         state.withLock { state in
             clearProgress(&state.progressShown)
-            console.write(DisplayText.escape(text) + "\n", to: .error)
+            diagnostics.remark(text)
         }
     }
 

@@ -10,7 +10,7 @@ extension JSONReport {
             bytes = try Files.read(path)
         } catch {
             throw FileError(
-                path: path, problem: error.problem, fix: "--balance takes a report written by `asmrun test --json`", category: .usage)
+                path: path, problem: error.problem, fix: "--balance takes a report written by `asmrun test --json`")
         }
         let results: [(program: String, duration: Double?, build: Double?)]
         do {
@@ -18,7 +18,7 @@ extension JSONReport {
         } catch {
             throw FileError(
                 path: path, problem: "is not a JSON report with results (\(error))",
-                fix: "--balance takes a report written by `asmrun test --json`", category: .usage)
+                fix: "--balance takes a report written by `asmrun test --json`")
         }
         var builds: [String: Double] = [:]
         var runs: [String: Double] = [:]
@@ -27,7 +27,7 @@ extension JSONReport {
             for value in [result.duration, result.build].compactMap({ $0 }) where !(value >= 0 && value < 1e9) {
                 throw FileError(
                     path: path, problem: "gives \(result.program) a duration of \(value) s",
-                    fix: "write the report again with `asmrun test --json`", category: .usage)
+                    fix: "write the report again with `asmrun test --json`")
             }
             runs[key, default: 0] += result.duration ?? 0
             builds[key] = max(builds[key] ?? 0, result.build ?? 0)

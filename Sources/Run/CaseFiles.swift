@@ -68,8 +68,7 @@ enum CaseFiles {
         let parent = PathName.directory(of: path)
         guard Files.makeDirectories(parent), FileCopy.write(bytes, to: path, mode: 0o644) else {
             throw FileError(
-                path: name, problem: "cannot be put into the case folder (\(errorText()))", fix: "check the scratch folder (TMPDIR)",
-                category: .environment)
+                path: name, problem: "cannot be put into the case folder (\(errorText()))", fix: "check the scratch folder (TMPDIR)")
         }
     }
 }

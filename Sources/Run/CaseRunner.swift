@@ -227,8 +227,7 @@ package struct CaseRunner: Sendable {
     private func handOver(_ path: String) throws {
         guard containment?.handOver(path) ?? true else {
             throw FileError(
-                path: path, problem: "cannot be given to the user cases run as (\(errorText()))", fix: "check the scratch folder (TMPDIR)",
-                category: .environment)
+                path: path, problem: "cannot be given to the user cases run as (\(errorText()))", fix: "check the scratch folder (TMPDIR)")
         }
     }
 

@@ -14,9 +14,9 @@ package struct DebugSession: Sendable {
         debugger = try toolchain.debugger()
     }
 
-    /// Runs gdb on `run` on the terminal and returns its exit status; `batch` stops, shows where,
+    /// Runs gdb on `run` on the terminal and returns how it ended; `batch` stops, shows where,
     /// and quits (for scripts). qemu's socket goes in `folder`.
-    package func start(_ run: CrashProbe.Run, batch: Bool, folder: String) throws -> Int32 {
+    package func start(_ run: CrashProbe.Run, batch: Bool, folder: String) throws -> Termination {
         let bytes = try Files.read(run.executable)
         let stop =
             ElfSymbols(bytes)?.defined.contains("main") == true
@@ -74,12 +74,7 @@ package struct DebugSession: Sendable {
         ["-nx", "-q"] + (batch ? ["-batch"] : []) + commands.flatMap { ["-ex", $0] }
     }
 
-    private func status(of command: Command, _ launch: LaunchOptions) throws -> Int32 {
-        let result = try TerminalSignals.ignoringInterrupts { try launcher.run(command, options: launch) }
-        switch result.termination {
-        case .exited(let code): return code
-        case .signaled(let signal): return ExitCode.signaled(signal)
-        case .timedOut: return ExitCode.timedOut
-        }
+    private func status(of command: Command, _ launch: LaunchOptions) throws -> Termination {
+        try TerminalSignals.ignoringInterrupts { try launcher.run(command, options: launch) }.termination
     }
 }

@@ -13,6 +13,5 @@ package struct RunnerUnavailable: AsmRunError, Equatable {
         self.fix = fix
     }
 
-    package var category: ErrorCategory { .environment }
     package var problem: String { "\(runner) runner unavailable: \(reason)" }
 }

@@ -7,7 +7,11 @@ package struct Context: Sendable {
     /// asmrun's environment (`PATH`, `ASMRUN_HOST_ARCH`, `NO_COLOR`, `GITHUB_ACTIONS`, ...).
     package var environment: [String: String]
     package var launcher: any ProcessLaunching
-    package var console: Console
+    package var console: Console {
+        didSet { diagnostics = DiagnosticsEngine(console: console) }
+    }
+    /// Where errors, warnings and notes go (to `console`'s standard error, escaped and counted).
+    package private(set) var diagnostics: DiagnosticsEngine
     /// asmrun is the whole process (the command-line tool), so every child is its own: at the end
     /// of a run it may reap any orphan left to it, not only the ones it can recognise, and a
     /// second Ctrl-C may exit at once.
@@ -17,6 +21,7 @@ package struct Context: Sendable {
         self.environment = environment
         self.launcher = launcher
         self.console = console
+        diagnostics = DiagnosticsEngine(console: console)
     }
 
     /// The real process, terminal and environment.

@@ -19,8 +19,6 @@ package enum LaunchError: AsmRunError, Equatable {
     /// The kernel refused the arguments or environment of this program (E2BIG): what was too large.
     case tooLarge(String, what: String)
 
-    package var category: ErrorCategory { .environment }
-
     package var problem: String {
         switch self {
         case .notFound(let name): "\(name) not found on PATH"
@@ -51,7 +49,6 @@ package struct InterruptedError: AsmRunError, Equatable {
 
     package init(_ what: String) { self.what = what }
 
-    package var category: ErrorCategory { .environment }
     package var problem: String { "\(what) was interrupted (Ctrl-C or SIGTERM)" }
     package var fix: String? { nil }
 }

@@ -6,15 +6,6 @@ package enum Termination: Sendable, Equatable, Hashable {
     /// asmrun ended the process because its time limit expired.
     case timedOut
 
-    /// The status a shell would report: the exit code, or 128 + the signal number.
-    package var shellStatus: Int32 {
-        switch self {
-        case .exited(let code): code
-        case .signaled(let signal): 128 + signal
-        case .timedOut: 124
-        }
-    }
-
     /// A short human form: `exit 3`, `signal SIGSEGV`, `timeout`.
     package var summary: String {
         switch self {

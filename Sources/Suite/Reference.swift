@@ -22,14 +22,14 @@ package struct Reference: Sendable {
         guard Files.isDirectory(path) else {
             throw FileError(
                 path: path, problem: Files.exists(path) ? "is not a folder" : "does not exist",
-                fix: "--reference takes the folder that holds the .expect files", category: .usage)
+                fix: "--reference takes the folder that holds the .expect files")
         }
         var keys: [String] = []
         var visited = Set<[UInt64]>()
         try Self.collect(path, prefix: "", into: &keys, visited: &visited)
         guard !keys.isEmpty else {
             throw FileError(
-                path: path, problem: "holds no .expect files", fix: "record them with `asmrun test \(path) --update`", category: .usage)
+                path: path, problem: "holds no .expect files", fix: "record them with `asmrun test \(path) --update`")
         }
         self.keys = keys.sorted()
         var policies: [String: ProgramSettings] = [:]
@@ -44,7 +44,7 @@ package struct Reference: Sendable {
         do {
             names = try Files.list(directory)
         } catch {
-            throw FileError(path: directory, problem: error.problem, fix: "check its permissions", category: .usage)
+            throw FileError(path: directory, problem: error.problem, fix: "check its permissions")
         }
         for name in names.sorted() where !name.hasPrefix(".") {
             let full = directory.hasSuffix("/") ? directory + name : directory + "/" + name

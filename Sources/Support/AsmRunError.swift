@@ -1,16 +1,3 @@
-/// Which kind of failure an error is; the command that meets it turns the kind into an exit
-/// status (see `ExitCode`), so no error decides how asmrun exits.
-package enum ErrorCategory: Sendable, Equatable {
-    /// The command line is wrong.
-    case usage
-    /// An input file is wrong: a source, a directive, an expectation file.
-    case input
-    /// The machine lacks something: a tool, a runner, a writable folder.
-    case environment
-    /// nasm or the linker rejected the program.
-    case build
-}
-
 /// A place in a file an error is about.
 package struct FileLocation: Sendable, Equatable, CustomStringConvertible {
     package var path: String
@@ -29,8 +16,8 @@ package struct FileLocation: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Every error asmrun reports: what failed, where, and what to do next. One printer in the CLI
-/// renders them all as `asmrun: LOCATION: PROBLEM; FIX`.
+/// Every error asmrun reports: what failed, where, and what to do next. The diagnostics engine
+/// prints them all (`DiagnosticsEngine`) as `asmrun: LOCATION: PROBLEM; FIX`.
 package protocol AsmRunError: Error, CustomStringConvertible {
     /// The file (and line) the error is about; `nil` when it is about no file.
     var location: FileLocation? { get }
@@ -38,7 +25,6 @@ package protocol AsmRunError: Error, CustomStringConvertible {
     var problem: String { get }
     /// What to do about it; `nil` only when the tool output says it all.
     var fix: String? { get }
-    var category: ErrorCategory { get }
     /// Lines a tool printed (nasm's `file:line: error:`), kept verbatim above the message.
     var toolOutput: String { get }
 }
@@ -70,13 +56,10 @@ package struct FileError: AsmRunError, Equatable {
     package var location: FileLocation?
     package var problem: String
     package var fix: String?
-    package var category: ErrorCategory
 
-    /// `category` is `.input` for files the user wrote, `.environment` for asmrun's own folders.
-    package init(path: String, line: Int? = nil, problem: String, fix: String, category: ErrorCategory = .input) {
+    package init(path: String, line: Int? = nil, problem: String, fix: String) {
         location = FileLocation(path, line: line)
         self.problem = problem
         self.fix = fix
-        self.category = category
     }
 }

@@ -79,13 +79,13 @@ package enum AtomicFile {
         if let existing, existing.st_mode & 0o222 == 0 || access(path, W_OK) != 0 {
             throw FileError(
                 path: path, problem: "is read-only, so asmrun leaves it as it is",
-                fix: "make it writable (chmod u+w) to let asmrun replace it", category: .environment)
+                fix: "make it writable (chmod u+w) to let asmrun replace it")
         }
         var info = stat()
         if stat(folder, &info) == 0, info.st_mode & 0o222 == 0 || access(folder, W_OK) != 0 {
             throw FileError(
                 path: path, problem: "cannot be written: its folder \(folder.displayEscaped) is read-only",
-                fix: "make the folder writable (chmod u+w)", category: .environment)
+                fix: "make the folder writable (chmod u+w)")
         }
     }
 
@@ -134,12 +134,12 @@ package enum AtomicFile {
         do {
             return try Files.read(source)
         } catch {
-            throw FileError(path: source, problem: error.problem, fix: "check that it exists", category: .environment)
+            throw FileError(path: source, problem: error.problem, fix: "check that it exists")
         }
     }
 
     private static func failure(_ path: String, _ problem: String) -> FileError {
-        FileError(path: path, problem: problem, fix: "check that its folder exists and is writable", category: .environment)
+        FileError(path: path, problem: problem, fix: "check that its folder exists and is writable")
     }
 }
 

@@ -8,12 +8,12 @@ extension Files {
         guard fd >= 0 else {
             throw FileError(
                 path: path, problem: "cannot be opened for appending (\(errorText()))",
-                fix: "check that its folder exists and is writable", category: .environment)
+                fix: "check that its folder exists and is writable")
         }
         defer { close(fd) }
         guard writeAll(bytes, to: fd) else {
             throw FileError(
-                path: path, problem: "cannot be appended to (\(errorText()))", fix: "check the disk space", category: .environment)
+                path: path, problem: "cannot be appended to (\(errorText()))", fix: "check the disk space")
         }
     }
 }

@@ -10,8 +10,7 @@ package enum FolderLock {
         let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
             throw FileError(
-                path: folder, problem: "cannot be locked for writing (\(errorText()))", fix: "check that it exists and is readable",
-                category: .environment)
+                path: folder, problem: "cannot be locked for writing (\(errorText()))", fix: "check that it exists and is readable")
         }
         defer { close(fd) }
         let deadline = monotonicSeconds() + seconds
@@ -19,7 +18,7 @@ package enum FolderLock {
             guard errno == EWOULDBLOCK || errno == EINTR, monotonicSeconds() < deadline else {
                 throw FileError(
                     path: folder, problem: "is being rewritten by another asmrun that has held its lock for \(Int(seconds)) s",
-                    fix: "let that run finish, or end it", category: .environment)
+                    fix: "let that run finish, or end it")
             }
             // Holders keep it for one read-merge-write: a few milliseconds.
             _ = poll(nil, 0, 2)

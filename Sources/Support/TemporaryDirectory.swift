@@ -22,7 +22,7 @@ package struct TemporaryDirectory: Sendable {
         guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw FileError(
                 path: base, problem: "cannot hold a temporary directory (\(errorText()))",
-                fix: "set TMPDIR to a writable directory", category: .environment)
+                fix: "set TMPDIR to a writable directory")
         }
         path = String(cString: created)
         owner = claimed ? Self.claim(path) : -1

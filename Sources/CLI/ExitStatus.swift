@@ -1,0 +1,56 @@
+import Sandbox
+import Support
+
+/// Every exit status asmrun returns is decided here, from how the command ended; `table` is the
+/// one README.md, the man page and `--help` print (`ExitStatusTests` holds them to it).
+enum ExitStatus {
+    /// Which command ended: its failures exit differently.
+    enum Command {
+        /// `asmrun FILE.asm` and `asmrun debug`: the program's status is passed through, so any
+        /// failure of asmrun's own exits 125, as `env` and `timeout` do.
+        case run
+        /// `asmrun test`, `asmrun cache`: usage and configuration errors exit 2.
+        case test
+    }
+
+    static let success = ExitCode.success
+    static let interrupted = ExitCode.interrupted
+    /// No command given: the usage is printed to standard error.
+    static let usage = ExitCode.usage
+
+    /// asmrun itself failed in `command`: `error` is emitted and the status returned.
+    static func failed(_ error: any Error, in command: Command, _ diagnostics: DiagnosticsEngine) -> Int32 {
+        diagnostics.error(error)
+        return command == .run ? ExitCode.toolFailure : ExitCode.usage
+    }
+
+    /// The program's own end, as a shell reports it.
+    static func program(_ termination: Termination) -> Int32 {
+        switch termination {
+        case .exited(let code): code
+        case .signaled(let signal): ExitCode.signaled(signal)
+        case .timedOut: ExitCode.timedOut
+        }
+    }
+
+    /// `asmrun test`: 130 when interrupted; 2 when a report could not be written (the error
+    /// emitted); 1 on a failed case, an incomplete run or a path that gave no programs; else 0.
+    static func test(failed: Int, complete: Bool, pathProblems: Int, unwrittenReports: Int, interrupted: Bool) -> Int32 {
+        if interrupted { return ExitCode.interrupted }
+        if unwrittenReports > 0 { return ExitCode.usage }
+        return failed > 0 || !complete || pathProblems > 0 ? ExitCode.failure : ExitCode.success
+    }
+
+    /// `asmrun doctor`: 0 when ready, 1 when something is missing.
+    static func doctor(ready: Bool) -> Int32 { ready ? ExitCode.success : ExitCode.failure }
+
+    /// The README's table: each status (or `the program's`) and what it means.
+    static let table: [(status: String, meaning: String)] = [
+        ("the program's", "`asmrun FILE.asm`: the program's own status; 128+N when it was killed by signal N"),
+        ("\(ExitCode.success) / \(ExitCode.failure)", "`asmrun test`: everything passed / some case failed"),
+        ("\(ExitCode.usage)", "`asmrun test`: a usage or configuration error"),
+        ("\(ExitCode.timedOut)", "`asmrun FILE.asm --timeout`: the program ran out of time"),
+        ("\(ExitCode.toolFailure)", "`asmrun FILE.asm`: asmrun itself failed (usage, a missing tool, an assembly or link error)"),
+        ("\(ExitCode.interrupted)", "interrupted (Ctrl-C)"),
+    ]
+}
