@@ -4,11 +4,12 @@ import PackageDescription
 // One target per stage of the pipeline, each depending only on the stages before it, so the
 // compiler refuses a dependency against the pipeline:
 //
-//   Support ← Sandbox ← Source ← Build ← Run ← Compare ← Suite ← Report ← CLI ← asmrun
+//   Support ← Sandbox ← Source ← Build ← Run ← Compare ← Suite ← Report ← Session ← CLI ← asmrun
 //
 // Support is a leaf (errors, files, hashing, the console) but for CAsmRunHash, the processor's
 // SHA-256 instructions; Sandbox starts, supervises and contains processes; the rest are the
-// stages a program goes through. Declarations shared between targets are `package`: nothing
+// stages a program goes through; Session is one `asmrun test` run as an object any front end
+// starts and observes, and CLI only parses and prints. Declarations shared between targets are `package`: nothing
 // outside this package links the library.
 let package = Package(
     name: "asmrun",
@@ -17,7 +18,8 @@ let package = Package(
     ],
     targets: [
         .executableTarget(name: "asmrun", dependencies: ["CLI"]),
-        .target(name: "CLI", dependencies: ["Report", "Suite", "Compare", "Run", "Build", "Source", "Sandbox", "Support"]),
+        .target(name: "CLI", dependencies: ["Session", "Report", "Suite", "Run", "Build", "Source", "Sandbox", "Support"]),
+        .target(name: "Session", dependencies: ["Report", "Suite", "Run", "Build", "Source", "Sandbox", "Support"]),
         .target(name: "Report", dependencies: ["Suite", "Compare", "Sandbox", "Support"]),
         .target(name: "Suite", dependencies: ["Compare", "Run", "Build", "Source", "Sandbox", "Support"]),
         .target(name: "Compare", dependencies: ["Sandbox", "Support"]),
@@ -32,7 +34,7 @@ let package = Package(
         .testTarget(
             name: "AsmRunTests",
             dependencies: [
-                "CLI", "Report", "Suite", "Compare", "Run", "Build", "Source", "Sandbox", "Support", "CAsmRunHash", "asmrun",
+                "CLI", "Session", "Report", "Suite", "Compare", "Run", "Build", "Source", "Sandbox", "Support", "CAsmRunHash", "asmrun",
             ]),
     ]
 )

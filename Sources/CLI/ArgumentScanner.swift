@@ -1,25 +1,6 @@
 import Source
 import Support
 
-/// Bad command-line usage: one line, with the fix.
-package struct UsageError: AsmRunError, Equatable {
-    package let problem: String
-    package let fix: String?
-
-    package init(_ problem: String, fix: String? = nil) {
-        self.problem = problem
-        self.fix = fix
-    }
-
-    /// An option asmrun does not know; a file name that only looks like one gets the `./` fix.
-    static func unknownOption(_ option: String, help: String) -> UsageError {
-        if option.hasSuffix(".asm") || option.hasSuffix("/") {
-            return UsageError("unknown option \(option)", fix: "to name a file that starts with `-`, write ./\(option)")
-        }
-        return UsageError("unknown option \(option); see `\(help)`")
-    }
-}
-
 /// Walks an argument vector: `-x VALUE`, `-xVALUE`, `--long VALUE`, `--long=VALUE`, and `--`.
 struct ArgumentScanner {
     private var arguments: [String]
@@ -83,5 +64,15 @@ struct ArgumentScanner {
             throw UsageError("\(option) takes one of \(allowed), not `\(text)`")
         }
         return parsed
+    }
+}
+
+extension UsageError {
+    /// An option asmrun does not know; a file name that only looks like one gets the `./` fix.
+    static func unknownOption(_ option: String, help: String) -> UsageError {
+        if option.hasSuffix(".asm") || option.hasSuffix("/") {
+            return UsageError("unknown option \(option)", fix: "to name a file that starts with `-`, write ./\(option)")
+        }
+        return UsageError("unknown option \(option); see `\(help)`")
     }
 }

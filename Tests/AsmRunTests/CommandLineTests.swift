@@ -5,6 +5,7 @@ import Testing
 @testable import CLI
 @testable import Run
 @testable import Sandbox
+@testable import Session
 @testable import Suite
 @testable import Support
 
@@ -91,14 +92,14 @@ import Testing
     }
 
     @Test func testOptionsParse() throws {
-        let options = try TestOptions(parsing: ["--runner", "all,box64", "-j", "3", "--shard", "2/4", "--filter", "hello", "suite"])
+        let options = try TestPlan(parsing: ["--runner", "all,box64", "-j", "3", "--shard", "2/4", "--filter", "hello", "suite"])
         #expect(options.runners == [.native, .qemu, .custom("box64")])
         #expect(options.jobs == 3)
         #expect(options.shard == Shard(index: 2, count: 4))
         #expect(options.paths == ["suite"])
-        #expect(try TestOptions(parsing: []).paths == ["asm"])
-        #expect(throws: UsageError.self) { try TestOptions(parsing: ["--shard", "5/4"]) }
-        #expect(throws: UsageError.self) { try TestOptions(parsing: ["--filter", "("]) }
-        #expect(throws: UsageError.self) { try TestOptions(parsing: ["-j", "0"]) }
+        #expect(try TestPlan(parsing: []).paths == ["asm"])
+        #expect(throws: UsageError.self) { try TestPlan(parsing: ["--shard", "5/4"]) }
+        #expect(throws: UsageError.self) { try TestPlan(parsing: ["--filter", "("]) }
+        #expect(throws: UsageError.self) { try TestPlan(parsing: ["-j", "0"]) }
     }
 }

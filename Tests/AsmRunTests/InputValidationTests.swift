@@ -5,6 +5,7 @@ import Testing
 @testable import Compare
 @testable import Report
 @testable import Sandbox
+@testable import Session
 @testable import Source
 @testable import Support
 
@@ -45,7 +46,7 @@ import Testing
             (["--shard", "1/99999999999999999999"], "--shard takes K/N"),
         ]
         for (arguments, message) in cases {
-            let error = #expect(throws: UsageError.self, "\(arguments)") { try TestOptions(parsing: arguments) }
+            let error = #expect(throws: UsageError.self, "\(arguments)") { try TestPlan(parsing: arguments) }
             #expect(error?.problem.hasPrefix(message) == true, "\(error?.problem ?? "")")
         }
         let run = #expect(throws: UsageError.self) { try RunOptions(parsing: ["x.asm", "--timeout", "1e308"]) }

@@ -2,18 +2,20 @@ import Report
 import Suite
 import Support
 
-extension TestCommand {
-    /// Cases the console has not shown yet, the reports, the scores, the summary, the step
-    /// summary on GitHub, and the exit status.
+extension TestSession {
+    /// Cases not shown yet, the reports, the scores and the step summary on GitHub; the front
+    /// end prints the summary.
     func finish(
-        _ outcome: SuiteOutcome, _ suite: TestSuite, _ reporter: ConsoleReporter, interrupted: Bool, seconds: Double, expected: Int
-    ) -> Int32 {
-        for report in outcome.unshown { reporter.caseFinished(report) }
-        for path in outcome.updatedFiles { reporter.note("updated \(path)") }
-        let tally = reporter.tally
+        _ outcome: SuiteOutcome, _ suite: TestSuite, interrupted: Bool, seconds: Double, expected: Int,
+        observe: @Sendable (TestEvent) -> Void
+    ) -> TestOutcome {
+        for report in outcome.unshown { observe(.caseFinished(report)) }
+        for path in outcome.updatedFiles { observe(.remark("updated \(path)")) }
+        var tally = Tally()
+        for report in outcome.reports { tally.add(report) }
         let shown = showsScores(suite)
         // Scored only when something shows them: a plain run pays nothing for grading.
-        let graded = options.jsonPath != nil || options.gradescopePath != nil || options.csvPath != nil || options.reportDirectory != nil
+        let graded = plan.jsonPath != nil || plan.gradescopePath != nil || plan.csvPath != nil || plan.reportDirectory != nil
         let scores = shown || graded ? Scores(suite, reports: outcome.reports) : Scores()
         var remarks: [String] = []
         if !suite.problems.isEmpty {
@@ -22,43 +24,42 @@ extension TestCommand {
         if !suite.emptyPaths.isEmpty {
             remarks.append("\(suite.emptyPaths.count) path\(suite.emptyPaths.count == 1 ? " holds" : "s hold") no programs (named above)")
         }
-        for remark in remarks { reporter.note(remark) }
+        for remark in remarks { observe(.remark(remark)) }
         let students = studentRemarks(suite, complete: outcome.complete)
         let reports: [(String?, () throws -> String)] = [
-            (options.junitPath, { JUnitReport.render(outcome, seconds: seconds) }),
+            (plan.junitPath, { JUnitReport.render(outcome, seconds: seconds) }),
             (
-                options.jsonPath,
+                plan.jsonPath,
                 { try JSONReport.render(outcome, seconds: seconds, scores: scores, expected: expected, skippedFiles: suite.ignored.count) }
             ),
             (
-                options.gradescopePath,
+                plan.gradescopePath,
                 {
                     try GradescopeReport.render(
-                        scores, tally: tally, seconds: seconds, remarks: students, reference: options.referencePath)
+                        scores, tally: tally, seconds: seconds, remarks: students, reference: plan.referencePath)
                 }
             ),
-            (options.csvPath, { GradebookCSV.render(scores) }),
+            (plan.csvPath, { GradebookCSV.render(scores) }),
         ]
-        var unwritten = 0
-        for case (let path?, let render) in reports where !write(render, to: path) { unwritten += 1 }
-        if let folder = options.reportDirectory, !writeSubmissionReports(scores, to: folder) { unwritten += 1 }
-        let reason =
-            interrupted ? "interrupted" : options.failFast ? "stopped by --fail-fast after the first failure" : nil
-        let scoreLines = shown ? scores.lines : []
-        reporter.finish(complete: outcome.complete, seconds: seconds, reason: reason, extra: scoreLines)
+        var result = TestOutcome(suite: outcome, tally: tally)
+        for case (let path?, let render) in reports where !write(render, to: path) { result.unwrittenReports += 1 }
+        if let folder = plan.reportDirectory, !writeSubmissionReports(scores, to: folder) { result.unwrittenReports += 1 }
+        result.reason = interrupted ? "interrupted" : plan.failFast ? "stopped by --fail-fast after the first failure" : nil
+        result.scoreLines = shown ? scores.lines : []
         if let path = context.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
-            let sections = scoreLines.isEmpty ? [] : [StepSummary.scoreTable(scores)]
+            let sections = result.scoreLines.isEmpty ? [] : [StepSummary.scoreTable(scores)]
             let text = StepSummary.render(outcome.reports, tally: tally, complete: outcome.complete, seconds: seconds, sections: sections)
             do { try Files.append(Array(text.utf8), to: path) } catch { diagnostics.error(error) }
         }
-        return ExitStatus.test(
-            failed: tally.failed, complete: outcome.complete, pathProblems: remarks.count, unwrittenReports: unwritten,
-            interrupted: interrupted)
+        result.interrupted = interrupted
+        result.seconds = seconds
+        result.pathProblems = suite.problems.count + suite.emptyPaths.count
+        return result
     }
 
     /// Scores are printed when grading: several paths, a reference, or points in the cases.
     private func showsScores(_ suite: TestSuite) -> Bool {
-        suite.roots.count > 1 || options.referencePath != nil || suite.programs.contains { $0.cases.contains { $0.points != nil } }
+        suite.roots.count > 1 || plan.referencePath != nil || suite.programs.contains { $0.cases.contains { $0.points != nil } }
     }
 
     /// What the students' reports say about the whole run: an incomplete run, a submission
@@ -71,7 +72,7 @@ extension TestCommand {
             lines.append(prefix(empty.location?.path ?? "") + "your submission holds no programs (no .asm or .nasm file)")
         }
         let decider =
-            options.referencePath == nil
+            plan.referencePath == nil
             ? "--untrusted leaves how programs are judged to the command line" : "the reference decides how programs are judged"
         for (root, names) in suite.ignoredDirectives {
             let list = names.map { "`\($0)`" }.joined(separator: ", ")
@@ -87,7 +88,7 @@ extension TestCommand {
                 FileError(path: folder, problem: "cannot be made a folder", fix: "give --report-dir a folder that can be created"))
             return false
         }
-        for (name, text) in SubmissionReports.render(scores, reference: options.referencePath) {
+        for (name, text) in SubmissionReports.render(scores, reference: plan.referencePath) {
             guard write({ text }, to: folder.hasSuffix("/") ? folder + name : folder + "/" + name) else { return false }
         }
         return true

@@ -4,24 +4,24 @@ import Sandbox
 import Suite
 import Support
 
-extension TestCommand {
+extension TestSession {
     /// Discovery (with the reference), `--filter`, then `--shard`; what could not be searched,
     /// folders that hold no program and the files not taken as programs are reported here.
     /// `loaded` gets each program as soon as it is read (to build it ahead).
     func selectPrograms(
         stop: @escaping @Sendable () -> Bool = { false }, loaded: @escaping @Sendable (TestProgram) -> Void = { _ in }
     ) throws -> TestSuite {
-        let reference = try options.referencePath.map { try Reference(path: $0) }
-        let rules = GradingRules(reference: reference, untrusted: options.untrusted)
+        let reference = try plan.referencePath.map { try Reference(path: $0) }
+        let rules = GradingRules(reference: reference, untrusted: plan.untrusted)
         var suite = TestSuite(
-            paths: options.paths, rules: rules, loaders: options.filter == nil ? options.jobs : 1, stop: stop, loaded: loaded)
+            paths: plan.paths, rules: rules, loaders: plan.filter == nil ? plan.jobs : 1, stop: stop, loaded: loaded)
         if suite.interrupted { return suite }
         for problem in suite.problems { diagnostics.error(problem) }
         reportSkipped(suite)
         for note in suite.notes { diagnostics.remark(note) }
-        var defaults = CaseRunner.defaultLimits(timeout: options.timeout, processes: Containment.maxProcesses, native: true)
+        var defaults = CaseRunner.defaultLimits(timeout: plan.timeout, processes: Containment.maxProcesses, native: true)
         defaults.addressSpace = nil  // the runner's (1 GiB natively, 6 GiB emulated): noted only under --limit memory
-        for note in suite.ceilingNotes(options.configuration, defaults: defaults) {
+        for note in suite.ceilingNotes(plan.configuration, defaults: defaults) {
             diagnostics.remark(note)
         }
         for refusal in suite.refusals { diagnostics.error(refusal) }
@@ -32,12 +32,12 @@ extension TestCommand {
             if suite.emptyPaths.count == 1 && suite.problems.isEmpty { throw suite.emptyPaths[0] }
             for empty in suite.emptyPaths { diagnostics.error(empty) }
             throw UsageError(
-                "no programs found in \(options.paths.joined(separator: " "))", fix: "name .asm files or folders that hold them")
+                "no programs found in \(plan.paths.joined(separator: " "))", fix: "name .asm files or folders that hold them")
         }
         for empty in suite.emptyPaths { diagnostics.error(empty) }
         try applyFilter(&suite)
-        if let shard = options.shard {
-            let timings = try options.balancePath.map { try JSONReport.timings(at: $0) }
+        if let shard = plan.shard {
+            let timings = try plan.balancePath.map { try JSONReport.timings(at: $0) }
             let total = suite.keep(shard, timings: timings)
             if suite.programs.isEmpty {
                 diagnostics.note(
@@ -52,7 +52,7 @@ extension TestCommand {
     /// either (`.s` files, C files without `main`, programs a reference does not know) are
     /// counted, so a submission never vanishes silently.
     private func reportSkipped(_ suite: TestSuite) {
-        if options.verbose {
+        if plan.verbose {
             for skipped in suite.skipped { diagnostics.note("skipped \(skipped.path): \(skipped.reason)") }
         } else if !suite.ignored.isEmpty {
             let count = suite.ignored.count
@@ -63,7 +63,7 @@ extension TestCommand {
     /// `--filter`: over every program before sharding, so a filter that matches nothing is an
     /// error whichever shard this is.
     private func applyFilter(_ suite: inout TestSuite) throws {
-        guard let filter = options.filter, let regex = try? Regex(filter) else { return }
+        guard let filter = plan.filter, let regex = try? Regex(filter) else { return }
         suite.programs = suite.programs.compactMap { $0.selecting(regex) }
         if suite.programs.isEmpty {
             throw UsageError("no case id matches --filter \(filter)", fix: "`asmrun test --list` shows the ids")
