@@ -31,10 +31,20 @@ let package = Package(
         .target(name: "CAsmRunHash"),
         .target(name: "CAsmRunSpawn"),
         .systemLibrary(name: "CSeccomp", providers: [.apt(["libseccomp-dev"])]),
+        // Fixtures and fakes the test targets share (a scripted launcher, fake suite stages).
+        .target(
+            name: "AsmRunTestSupport", dependencies: ["Suite", "Compare", "Run", "Build", "Source", "Sandbox", "Support"],
+            path: "Tests/AsmRunTestSupport"),
+        // Unit tests: one type at a time with fakes, no process started.
+        .testTarget(
+            name: "AsmRunUnitTests",
+            dependencies: ["AsmRunTestSupport", "Session", "Report", "Suite", "Compare", "Run", "Build", "Source", "Sandbox", "Support"]),
+        // Tests that run the tools (nasm, ld, cc, qemu, gdb) and the built binary.
         .testTarget(
             name: "AsmRunTests",
             dependencies: [
-                "CLI", "Session", "Report", "Suite", "Compare", "Run", "Build", "Source", "Sandbox", "Support", "CAsmRunHash", "asmrun",
+                "AsmRunTestSupport", "CLI", "Session", "Report", "Suite", "Compare", "Run", "Build", "Source", "Sandbox", "Support",
+                "CAsmRunHash", "asmrun",
             ]),
     ]
 )

@@ -31,11 +31,12 @@ package final class SuiteRunner: Sendable {
     let programs: [TestProgram]
     private let runners: [ObjectFormat: [Runner]]
     let configuration: SuiteConfiguration
-    private let toolchain: Toolchain
-    private let store: ArtifactStore
-    private let executor: CaseExecutor
+    private let stages: any SuiteStages
     private let builtAhead: BuildAhead?
-    private let sequencer: ReportSequencer
+    /// Each run's own (`run` may be called again).
+    private let sequencers: Mutex<ReportSequencer>
+    /// The state a run starts from.
+    private let initial: State
     let emit: @Sendable (CaseReport) -> Void
     private let progress: @Sendable (Int) -> Void
     let note: @Sendable (String) -> Void
@@ -44,28 +45,37 @@ package final class SuiteRunner: Sendable {
     private let interrupted = Atomic<Bool>(false)
     let slotRanges: [Range<Int>]
 
+    /// Prepares a run that builds with `store` and runs with `caseRunner`.
+    package convenience init(
+        programs: [TestProgram], runners: [ObjectFormat: [Runner]], configuration: SuiteConfiguration,
+        toolchain: Toolchain, store: ArtifactStore, caseRunner: CaseRunner, builtAhead: BuildAhead? = nil,
+        emit: @escaping @Sendable (CaseReport) -> Void, progress: @escaping @Sendable (Int) -> Void = { _ in },
+        note: @escaping @Sendable (String) -> Void
+    ) {
+        self.init(
+            programs: programs, runners: runners, configuration: configuration,
+            stages: BuildAndRunStages(toolchain: toolchain, store: store, caseRunner: caseRunner, configuration: configuration),
+            builtAhead: builtAhead, emit: emit, progress: progress, note: note)
+    }
+
     /// Prepares a run; `emit` receives each case in report order (with `--update`, all of them
     /// at the end, once their recordings are written), `progress` the number of results of each
     /// case as it finishes while they are held back, `note` one-line remarks.
     package init(
         programs: [TestProgram], runners: [ObjectFormat: [Runner]], configuration: SuiteConfiguration,
-        toolchain: Toolchain, store: ArtifactStore, caseRunner: CaseRunner, builtAhead: BuildAhead? = nil,
+        stages: any SuiteStages, builtAhead: BuildAhead? = nil,
         emit: @escaping @Sendable (CaseReport) -> Void, progress: @escaping @Sendable (Int) -> Void = { _ in },
         note: @escaping @Sendable (String) -> Void
     ) {
         self.programs = programs
         self.runners = runners
         self.configuration = configuration
-        self.toolchain = toolchain
-        self.store = store
+        self.stages = stages
         self.note = note
         self.builtAhead = builtAhead
         self.emit = emit
         self.progress = progress
-        executor = CaseExecutor(
-            runner: caseRunner, judge: Judge(recording: configuration.recording), configuration: configuration,
-            debugBuild: { [store, toolchain] program, artifact in store.debugBuild(of: program, matching: artifact, toolchain: toolchain) })
-        sequencer = ReportSequencer(emit: emit)
+        sequencers = Mutex(ReportSequencer(emit: emit))
         var initial = State()
         var ranges: [Range<Int>] = []
         for (index, program) in programs.enumerated() {
@@ -79,6 +89,7 @@ package final class SuiteRunner: Sendable {
             initial.programRemaining.append(initial.slots.count - start)
         }
         slotRanges = ranges
+        self.initial = initial
         state = Mutex(initial)
     }
 
@@ -95,10 +106,14 @@ package final class SuiteRunner: Sendable {
 
     var isInterrupted: Bool { interrupted.load(ordering: .relaxed) }
 
-    /// Runs everything and returns when all started work is done.
+    private var sequencer: ReportSequencer { sequencers.withLock { $0 } }
+
+    /// Runs everything and returns when all started work is done; the runner is then ready to
+    /// run the same suite again (an interrupt or a cancel before `run` holds for that run).
     package func run() -> SuiteOutcome {
+        defer { reset() }
         let pool = WorkPool(workers: configuration.jobs)
-        var timings = Timings(cacheRoot: store.root)
+        var timings = Timings(cacheRoot: stages.timingsFolder)
         for index in timings.order(programs) {
             pool.submit { [self] in buildAndSchedule(index, pool) }
         }
@@ -112,6 +127,14 @@ package final class SuiteRunner: Sendable {
             && state.withLock { emitted.count + late.count == $0.slots.count && $0.programRemaining.allSatisfy { $0 == 0 } }
         return SuiteOutcome(
             reports: emitted + unshown, unshown: unshown, complete: complete, updatedFiles: state.withLock { $0.updatedFiles.sorted() })
+    }
+
+    /// Back to the state of a run not started.
+    private func reset() {
+        state.withLock { $0 = initial }
+        sequencers.withLock { $0 = ReportSequencer(emit: emit) }
+        cancelled.store(false, ordering: .relaxed)
+        interrupted.store(false, ordering: .relaxed)
     }
 
     /// Cases some of whose runners finished before the run stopped (`--fail-fast`, an
@@ -158,7 +181,7 @@ package final class SuiteRunner: Sendable {
         let start = monotonicSeconds()
         let built =
             builtAhead?.take(test.path) ?? (
-                Result { try store.build(program, toolchain: toolchain, trace: trace) }, monotonicSeconds() - start
+                Result { try stages.build(program, trace: trace) }, monotonicSeconds() - start
             )
         let artifact: Artifact
         do {
@@ -212,7 +235,7 @@ package final class SuiteRunner: Sendable {
                 pool.submit(urgent: true) { [self] in
                     defer { lease.done() }
                     guard !isCancelled else { return }
-                    let result = executor.run(testCase, of: test, program: program, artifact: artifact, runner: runner)
+                    let result = stages.run(testCase, of: test, program: program, artifact: artifact, runner: runner)
                     complete(slot, runnerIndex, result)
                 }
             }

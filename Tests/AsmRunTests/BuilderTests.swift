@@ -1,3 +1,4 @@
+import AsmRunTestSupport
 import Foundation
 import Glibc
 import Testing

@@ -156,28 +156,6 @@ enum Fixture {
     }
 }
 
-/// A launcher for unit tests: answers only the commands it was told to expect, and records an
-/// issue for any other (so an unexpected spawn fails the test loudly).
-final class ScriptedLauncher: ProcessLaunching, @unchecked Sendable {
-    private let lock = NSLock()
-    private var script: [(match: (Command) -> Bool, result: ProcessResult)]
-    private(set) var calls: [Command] = []
-    let children = ChildRegistry()
-
-    init(_ script: [(match: (Command) -> Bool, result: ProcessResult)]) { self.script = script }
-
-    func run(_ command: Command, options: LaunchOptions) throws -> ProcessResult {
-        lock.lock()
-        defer { lock.unlock() }
-        calls.append(command)
-        guard let index = script.firstIndex(where: { $0.match(command) }) else {
-            Issue.record("unexpected process spawned: \(command)")
-            throw LaunchError.notFound(command.executable)
-        }
-        return script.remove(at: index).result
-    }
-}
-
 /// A FIFO that processes under test write a line to when they reach a point, so a test blocks on
 /// the event instead of sleeping. The test keeps a writer open itself, so `poll` never reports
 /// end-of-file between writers.
