@@ -1,3 +1,5 @@
+import Support
+
 /// Program output as lines of bytes, with whether the last line ended in a newline; and the
 /// escaping that makes any byte sequence readable (`\r`, `\x00`, `\e`) in files and diffs.
 package struct TextLines: Sendable, Equatable {
@@ -82,7 +84,7 @@ package struct TextLines: Sendable, Equatable {
             case UInt8(ascii: "t"): bytes.append(0x09)
             case UInt8(ascii: "e"): bytes.append(0x1b)
             case UInt8(ascii: "x"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                guard let high = iterator.next().flatMap(HexDigits.value), let low = iterator.next().flatMap(HexDigits.value) else {
                     return nil
                 }
                 bytes.append(high << 4 | low)
@@ -90,16 +92,6 @@ package struct TextLines: Sendable, Equatable {
             }
         }
         return bytes
-    }
-
-    /// The value of one hex digit (`UInt8(_:radix:)` would also take a sign).
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private static func decodeScalar(_ bytes: [UInt8], at index: Int) -> (Unicode.Scalar, Int)? {

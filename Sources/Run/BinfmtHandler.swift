@@ -1,4 +1,5 @@
 import Source
+import Support
 
 /// One entry of the kernel's binfmt_misc registry (`/proc/sys/fs/binfmt_misc/NAME`): which files it
 /// claims (a magic and mask at an offset, or a file-name extension) and the interpreter it runs.
@@ -70,22 +71,6 @@ package struct BinfmtHandler: Sendable, Equatable {
 
     /// `7f454c46` as bytes; an odd digit count or a non-hex digit gives no bytes (a magic that claims nothing).
     static func bytes(fromHex text: String) -> [UInt8] {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return [] }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return [] }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        HexDigits.bytes(text) ?? []
     }
 }

@@ -199,7 +199,7 @@ private struct JSONParser {
         guard offset + 4 <= bytes.count else { throw failure("a \\u escape without four hex digits") }
         var value: UInt32 = 0
         for byte in bytes[offset..<offset + 4] {
-            guard let digit = Character(Unicode.Scalar(byte)).hexDigitValue else { throw failure("a \\u escape without four hex digits") }
+            guard let digit = HexDigits.value(byte) else { throw failure("a \\u escape without four hex digits") }
             value = value << 4 | UInt32(digit)
         }
         offset += 4

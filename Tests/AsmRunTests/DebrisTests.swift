@@ -83,7 +83,8 @@ struct DebrisTests {
         #expect(second.wait().termination == .exited(1), "the stale expectation still fails")
         #expect(try Files.list(sandbox).isEmpty, "scratch of the killed run removed, and the second run's own")
         #expect(Self.caseProcesses(under: sandbox).isEmpty, "its case was ended")
-        #expect(cgroups(of: first.pid).isEmpty)
+        // Its cgroups exist only where cases get them (root, a writable pids controller): the
+        // next test asserts their removal there and is reported as skipped elsewhere.
         #expect(try Files.list(suite).filter { $0.contains(".asmrun-") } == [".hello.expect.asmrun-Live01"])
         #expect(try String(contentsOfFile: suite + "/hello.expect", encoding: .utf8) == "[case default]\nstatus: exit 9\n")
     }

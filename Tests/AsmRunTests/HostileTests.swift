@@ -108,7 +108,9 @@ struct HostileTests {
 
     @Test func forkBombsThreadStormsAndHogsAreContained() throws {
         // Without root, RLIMIT_NPROC is shared by all of the user's processes: one case at a time.
-        let outcome = try Self.run(["fork_bomb", "thread_storm", "memory_hog", "fsize_bomb"], geteuid() == 0 ? [] : ["-j", "1"])
+        // memory_hog asks for 60 s (`; asmrun: timeout`): the ceiling lets it.
+        let outcome = try Self.run(
+            ["fork_bomb", "thread_storm", "memory_hog", "fsize_bomb"], ["--timeout", "60"] + (geteuid() == 0 ? [] : ["-j", "1"]))
         #expect(outcome.status == .exited(0), "\(outcome.output)")
         #expect(outcome.result("memory_hog", "qemu")?["stdout"] as? String == "4096 MiB\n", "the emulator's 6 GiB leave the guest 4 GiB")
         #expect(outcome.result("fsize_bomb", "qemu")?["exit"] as? String == "signal SIGXFSZ")
@@ -119,7 +121,7 @@ struct HostileTests {
 
     @Test(.enabled(if: Fixture.nativeHost, "the native runner needs an x86_64 host"))
     func nativeAddressSpaceIsOneGiB() throws {
-        let outcome = try Self.run(["memory_hog"], runners: "native")
+        let outcome = try Self.run(["memory_hog"], ["--timeout", "60"], runners: "native")
         #expect(outcome.result("memory_hog", "native")?["stdout"] as? String == "960 MiB\n")
         expectClean(outcome)
     }
