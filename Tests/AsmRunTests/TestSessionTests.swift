@@ -1,0 +1,42 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Run
+@testable import Sandbox
+@testable import Session
+@testable import Support
+
+/// A front end other than the command line (a watch mode, an editor) drives `TestSession` with a
+/// plan it made itself, observes its events, and runs it again.
+@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+struct TestSessionTests {
+    @Test func aSessionRunsAgainAndTellsItsEvents() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        try Fixture.write(Fixture.hello, to: directory + "/hello.asm")
+        try Fixture.write("[case default]\nstdout:\n| hello\nstatus: exit 0\n", to: directory + "/hello.expect")
+        var plan = TestPlan()
+        plan.paths = [directory]
+        plan.runners = [RunnerChoice(Fixture.runner)]
+        plan.cache.directory = directory + "/cache"
+        let console = Console(bufferingWithColor: false)
+        let context = Context(environment: Fixture.environment, launcher: PosixLauncher(path: Fixture.environment["PATH"]), console: console)
+        let session = TestSession(plan: plan, context: context)
+        let events = Mutex<[String]>([])
+        let observe: @Sendable (TestEvent) -> Void = { event in
+            switch event {
+            case .started(let total): events.withLock { $0.append("started \(total)") }
+            case .caseFinished(let report): events.withLock { $0.append("\(report.caseName) \(report.results.map(\.status))") }
+            case .casesRan, .remark: break
+            }
+        }
+        let first = try #require(try session.run(observe: observe))
+        #expect(first.complete && first.tally.passed == 1 && first.tally.failed == 0)
+        try Fixture.write("[case default]\nstdout:\n| bye\nstatus: exit 0\n", to: directory + "/hello.expect")
+        let second = try #require(try session.run(observe: observe))
+        #expect(second.complete && second.tally.failed == 1)
+        #expect(events.withLock { $0 } == ["started 1", "default [pass]", "started 1", "default [fail]"])
+        #expect(console.capturedOutput.isEmpty, "the session prints nothing itself: \(console.capturedOutput)")
+    }
+}
