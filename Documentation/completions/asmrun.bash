@@ -20,7 +20,7 @@ _asmrun() {
     done
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            run | test | debug | doctor | cache) command=${words[i]}; break ;;
+            run | test | debug | report | doctor | cache) command=${words[i]}; break ;;
             -*) ;;
             *) command=run; break ;;
         esac
@@ -36,7 +36,7 @@ _asmrun() {
             fi
             return ;;
         -I | --cache-dir | --reference | --report-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        -o | --junit | --json | --gradescope | --csv | --balance) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -o | --junit | --json | --gradescope | --csv | --balance | --summary) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         -D | -l | --link-flags | --c-flags | --timeout | -j | --jobs | --filter | --shard | --output-limit | --limit | --scratch-limit) return ;;
     esac
     case $command in
@@ -44,7 +44,7 @@ _asmrun() {
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$run_options" -- "$cur"))
             else
-                COMPREPLY=($(compgen -W "run test debug doctor cache" -- "$cur"))
+                COMPREPLY=($(compgen -W "run test debug report doctor cache" -- "$cur"))
                 COMPREPLY+=($(compgen -f -X '!*.asm' -- "$cur") $(compgen -d -S / -- "$cur"))
             fi ;;
         run | test | debug)
@@ -56,6 +56,14 @@ _asmrun() {
                 COMPREPLY=($(compgen -f -X '!*.asm' -- "$cur") $(compgen -d -S / -- "$cur"))
             fi ;;
         cache) COMPREPLY=($(compgen -W "info clean --cache-dir" -- "$cur")) ;;
+        report)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--json --junit --summary -h --help" -- "$cur"))
+            elif [[ $prev == report ]]; then
+                COMPREPLY=($(compgen -W "merge" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -S / -- "$cur"))
+            fi ;;
     esac
     [[ ${COMPREPLY[*]} == */ ]] && compopt -o nospace 2>/dev/null
     return 0

@@ -2,7 +2,7 @@
 function __asmrun_no_command
     for word in (commandline -opc)[2..-1]
         switch $word
-            case run test debug doctor cache
+            case run test debug report doctor cache
                 return 1
             case '-*'
             case '*'
@@ -26,13 +26,19 @@ complete -c asmrun -f
 complete -c asmrun -n __asmrun_no_command -a run -d 'Assemble, link and run one program'
 complete -c asmrun -n __asmrun_no_command -a test -d 'Run programs against their .expect files'
 complete -c asmrun -n __asmrun_no_command -a debug -d 'gdb on a program, stopped where it starts'
+complete -c asmrun -n __asmrun_no_command -a report -d 'Merge the JSON reports of a sharded run'
 complete -c asmrun -n __asmrun_no_command -a doctor -d 'What this host can do and what is missing'
 complete -c asmrun -n __asmrun_no_command -a cache -d 'Show or empty the build cache'
-complete -c asmrun -n 'not __fish_seen_subcommand_from doctor cache' -a '(__asmrun_asm_files)'
+complete -c asmrun -n 'not __fish_seen_subcommand_from report doctor cache' -a '(__asmrun_asm_files)'
 complete -c asmrun -n '__fish_seen_subcommand_from cache' -a 'info clean'
+complete -c asmrun -n '__fish_seen_subcommand_from report' -a merge
+complete -c asmrun -n '__fish_seen_subcommand_from report' -l json -r -F -d 'Write the combined JSON report'
+complete -c asmrun -n '__fish_seen_subcommand_from report' -l junit -r -F -d 'Write a JUnit XML report'
+complete -c asmrun -n '__fish_seen_subcommand_from report' -l summary -r -F -d 'Write the Markdown summary'
+complete -c asmrun -n '__fish_seen_subcommand_from report' -a '(__fish_complete_suffix .json)'
 
 # Run options (also what `asmrun FILE.asm` takes).
-set -l run 'not __fish_seen_subcommand_from test doctor cache'
+set -l run 'not __fish_seen_subcommand_from test report doctor cache'
 complete -c asmrun -n $run -s f -l format -x -a 'elf64 elf32' -d 'Object format'
 complete -c asmrun -n $run -s I -r -a '(__fish_complete_directories)' -d 'Include directory for nasm'
 complete -c asmrun -n $run -s D -x -d 'Define a macro for nasm'

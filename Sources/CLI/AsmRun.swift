@@ -22,6 +22,8 @@ package enum AsmRun {
             return ExitCode.success
         case "test":
             return TestCommand.main(rest, context: context)
+        case "report":
+            return ReportCommand.main(rest, context: context)
         case "doctor":
             return DoctorCommand(context: context).execute()
         case "cache":

@@ -1,3 +1,4 @@
+import Build
 import Report
 import Suite
 import Support
@@ -30,7 +31,11 @@ extension TestCommand {
             (options.junitPath, { JUnitReport.render(outcome, seconds: seconds) }),
             (
                 options.jsonPath,
-                { try JSONReport.render(outcome, seconds: seconds, scores: scores, expected: expected, skippedFiles: suite.ignored.count) }
+                {
+                    try JSONReport.render(
+                        outcome, seconds: seconds, scores: scores, expected: expected, skippedFiles: suite.ignored.count,
+                        run: options.runIdentity(host: context.host.architecture))
+                }
             ),
             (
                 options.gradescopePath,

@@ -7,6 +7,7 @@ enum Usage {
           asmrun [run] FOLDER [options] [-- PROGRAM-ARGS...]
           asmrun test [PATH...] [test options]
           asmrun debug FILE.asm [MORE...] [options] [--batch] [-- PROGRAM-ARGS...]
+          asmrun report merge SHARD.json... [--json F] [--junit F] [--summary F]
           asmrun doctor
           asmrun cache info|clean [--cache-dir DIR]
 
@@ -78,6 +79,25 @@ enum Usage {
           asmrun debug hello.asm                    gdb at _start, natively or through qemu
           asmrun test asm/ --runner native,qemu     the sample suite, natively and emulated
           asmrun test --update asm/new.asm          record what a program does now
+
+        """
+
+    static let report = """
+        asmrun report merge — one report from the JSON reports of a sharded run's jobs.
+
+        USAGE
+          asmrun report merge SHARD.json... [options]
+                                     SHARD.json: what `asmrun test --shard K/N --json F` wrote
+
+        Prints the failures and the summary, and exits as the unsharded run would have: 0 when every
+        case passed, 1 when one failed or a shard is missing or stopped early, 2 when the reports are
+        not the shards of one run (another run's report, a shard given twice, a result in two).
+
+        OPTIONS
+          --json FILE                write the combined JSON report
+          --junit FILE               write a JUnit XML report of every case
+          --summary FILE             write the Markdown summary (also appended to $GITHUB_STEP_SUMMARY)
+          -h, --help                 this help
 
         """
 

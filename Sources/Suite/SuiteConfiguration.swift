@@ -35,3 +35,10 @@ package struct SuiteOutcome: Sendable {
     /// Expectation files written by `--update`.
     package var updatedFiles: [String]
 }
+
+extension SuiteOutcome {
+    /// An outcome read back from reports (`asmrun report merge`).
+    package init(reports: [CaseReport], complete: Bool) {
+        self.init(reports: reports, complete: complete, updatedFiles: [])
+    }
+}
