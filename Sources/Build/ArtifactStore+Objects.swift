@@ -55,7 +55,13 @@ extension ArtifactStore {
             return ObtainedObject(key: key, warnings: entry.warnings, inputs: inputs)
         }
         let stage: BuildFailure.Stage = step.language == .assembly ? .assemble : .compile
-        let hint = step.language == .assembly ? BuildFailure.assemblyHint : BuildFailure.compileHint
+        let source = step.source
+        let hint: (String) -> String?
+        if step.language == .assembly {
+            hint = { output in BuildFailure.foreignHint(source) ?? BuildFailure.assemblyHint(output) }
+        } else {
+            hint = BuildFailure.compileHint
+        }
         let warnings = try builder.run(step.command, stage: stage, source: step.source, hint: hint)
         try checkUnchanged(step, program: program)
         guard let root else { return ObtainedObject(key: nil, warnings: warnings, inputs: []) }

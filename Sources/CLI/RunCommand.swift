@@ -230,10 +230,11 @@ package struct RunCommand: Sendable {
             return (program, try store.build(program, toolchain: toolchain, trace: trace, debugInfo: options.debugInfo))
         } catch let missing as EntryPointMissing where !program.isFolder && program.cSources.isEmpty {
             let folder = program.directory
-            let drivers = ProgramFolder.scan(folder).c.compactMap { try? CSourceFile.load($0) }.filter(\.definesMain)
+            let companions = ProgramFolder.companionC(of: folder)
+            let drivers = companions.compactMap { try? CSourceFile.load($0) }.filter(\.definesMain)
             guard !drivers.isEmpty else { throw missing }
             var withDrivers = program
-            try withDrivers.add(ProgramFolder.scan(folder).c)
+            try withDrivers.add(companions)
             withDrivers.resolveDependencies()
             let names = withDrivers.cSources.map(\.path).joined(separator: ", ")
             context.console.write(

@@ -52,7 +52,12 @@ package struct RunOptions: Sendable, Equatable {
         var operands: [String] = []
         while let argument = scanner.next() {
             switch argument {
-            case "-f", "--format": format = try scanner.choice(for: argument, as: ObjectFormat.self)
+            case "-f", "--format":
+                let text = try scanner.value(for: argument)
+                guard let named = ObjectFormat(named: text) else {
+                    throw UsageError("\(argument) takes elf64 or elf32 (or elf, nasm's name for elf32), not `\(text)`")
+                }
+                format = named
             case "--link": link = try scanner.choice(for: argument, as: LinkMode.self)
             case "-I": includeDirectories.append(try scanner.value(for: argument))
             case "-D": defines.append(try scanner.value(for: argument))

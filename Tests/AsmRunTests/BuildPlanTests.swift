@@ -97,7 +97,7 @@ import Testing
         }
         #expect(
             error.rendered
-                == "asmrun: leap.asm: no entry point: it defines `_start` or `main`; a file of functions needs a C driver: add a C file with `main` (asmrun leap.asm driver.c, or `; asmrun: with driver.c`), or define `_start`"
+                == "asmrun: leap.asm: no entry point: it defines neither `_start` nor `main`; a file of functions needs a C driver: add a C file with `main` (asmrun leap.asm driver.c, or `; asmrun: with driver.c`), or define `_start`"
         )
     }
 
