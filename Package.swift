@@ -21,13 +21,14 @@ let package = Package(
         .target(name: "Report", dependencies: ["Suite", "Compare", "Sandbox", "Support"]),
         .target(name: "Suite", dependencies: ["Compare", "Run", "Build", "Source", "Sandbox", "Support"]),
         .target(name: "Compare", dependencies: ["Sandbox", "Support"]),
-        .target(name: "Run", dependencies: ["Build", "Source", "Sandbox", "Support"]),
+        .target(name: "Run", dependencies: ["CAsmRunTrace", "Build", "Source", "Sandbox", "Support"]),
         .target(name: "Build", dependencies: ["Source", "Sandbox", "Support"]),
         .target(name: "Source", dependencies: ["Support"]),
         .target(name: "Sandbox", dependencies: ["CAsmRunSpawn", "CSeccomp", "Support"]),
         .target(name: "Support", dependencies: ["CAsmRunHash"]),
         .target(name: "CAsmRunHash"),
         .target(name: "CAsmRunSpawn"),
+        .target(name: "CAsmRunTrace"),
         .systemLibrary(name: "CSeccomp", providers: [.apt(["libseccomp-dev"])]),
         .testTarget(
             name: "AsmRunTests",
@@ -41,7 +42,7 @@ let package = Package(
 // runtime then does not demangle each name at the type's first use, which was a tenth of a single
 // cold run's own CPU time (`perf record -g`, 300 runs of `asmrun asm/hello.asm`). The flag picks
 // the older of the compiler's two ways to reach the same metadata; the tests build with it too.
-let cTargets: Set = ["CAsmRunHash", "CAsmRunSpawn", "CSeccomp"]
+let cTargets: Set = ["CAsmRunHash", "CAsmRunSpawn", "CAsmRunTrace", "CSeccomp"]
 for target in package.targets where !cTargets.contains(target.name) {
     target.swiftSettings = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
 }

@@ -32,6 +32,8 @@ package enum AsmRun {
             return runMain(rest, context: context)
         case "debug":
             return DebugCommand.main(rest, context: context)
+        case "trace":
+            return TraceCommand.main(rest, context: context)
         default:
             return runMain(arguments, context: context)
         }
