@@ -61,8 +61,19 @@ struct LineTable: Sendable {
         guard left.count >= 2, right.count == 2, let address = UInt64(left[0], radix: 16), let section = left.last,
             !section.hasPrefix("*"), left.dropFirst().dropLast().allSatisfy({ !$0.contains("f") })
         else { return nil }
-        return Symbol(name: String(right[1]), address: address, section: String(section))
+        // Dynamic programs' table has a version column before the name.
+        guard let name = right[1].split(separator: " ").last, !Self.markers.contains(String(name)) else { return nil }
+        return Symbol(name: String(name), address: address, section: String(section))
     }
+
+    /// The linker's markers and tables, which name no datum of the program's.
+    static let markers: Set<String> = [
+        "_edata", "_end", "__bss_start", "_DYNAMIC", "_GLOBAL_OFFSET_TABLE_", "__dso_handle", "data_start", "__data_start",
+        "_IO_stdin_used", "__TMC_END__",
+    ]
+
+    /// Sections the C runtime and the dynamic loader write, not the program.
+    static let runtimeSections: Set<String> = [".got", ".got.plt", ".dynamic", ".init_array", ".fini_array"]
 
     /// The line `address` belongs to, if it is the program's own.
     func line(at address: UInt64) -> Range? {
@@ -81,10 +92,17 @@ struct LineTable: Sendable {
 
     /// `total`, `table+8`: the symbol below `address` in a data section.
     func name(of address: UInt64) -> String? {
-        guard let symbol = symbols.last(where: { $0.address <= address && !$0.section.hasPrefix(".text") }),
-            address - symbol.address < 4096
-        else { return nil }
+        guard let symbol = symbol(below: address), address - symbol.address < 4096 else { return nil }
         return address == symbol.address ? symbol.name : "\(symbol.name)+\(address - symbol.address)"
+    }
+
+    /// Whether `address` lies in the GOT or another table the runtime writes.
+    func isRuntime(_ address: UInt64) -> Bool {
+        symbol(below: address).map { Self.runtimeSections.contains($0.section) } ?? false
+    }
+
+    private func symbol(below address: UInt64) -> Symbol? {
+        symbols.last { $0.address <= address && !$0.section.hasPrefix(".text") }
     }
 
     /// Reads the debug build `executable` with objdump; `nil` with why when it cannot.

@@ -31,7 +31,7 @@ package struct TraceDocument: Encodable, Sendable {
         self.entries = entries.map { entry in
             switch entry {
             case .visit(let visit): Entry(kind: "visit", visit: visit)
-            case .loop(let file, let first, let last, let passes, var lastPass):
+            case .loop(let file, let first, let last, let passes, var lastPass, _):
                 Entry(kind: "loop", visit: { lastPass.file = file; return lastPass }(), first: first, last: last, passes: passes)
             }
         }

@@ -8,11 +8,15 @@ package struct TraceSummary: Sendable {
     private var candidate: (body: [TraceVisit.Place], visits: [TraceVisit])?
     /// A loop being folded: its body, passes so far, and the pass in progress.
     private var loop: (body: [TraceVisit.Place], passes: Int, current: [TraceVisit], last: [TraceVisit])?
+    /// The program's main source: a loop through several files is named by its lines there.
+    private let main: String?
 
     /// How many places back a loop's start is looked for: a longer body is shown in full.
     static let window = 64
 
-    package init() {}
+    package init(main: String? = nil) {
+        self.main = main
+    }
 
     /// The entries `visit` completes (none while a loop may still be going on).
     package mutating func add(_ visit: TraceVisit) -> [TraceEntry] {
@@ -74,10 +78,14 @@ package struct TraceSummary: Sendable {
         guard let folding = loop else { return [] }
         loop = nil
         recent = []
-        let lines = folding.body.map(\.line)
+        let files = folding.body.map(\.file)
+        let file = files.contains { $0 == main } ? main ?? files[0] : files[0]
+        let lines = folding.body.filter { $0.file == file }.map(\.line)
+        var calls: [String] = []
+        for other in files where other != file && !calls.contains(other) { calls.append(other) }
         let entry = TraceEntry.loop(
-            file: folding.body[0].file, first: lines.min() ?? 0, last: lines.max() ?? 0, passes: folding.passes,
-            lastPass: TraceVisit.merged(folding.last))
+            file: file, first: lines.min() ?? 0, last: lines.max() ?? 0, passes: folding.passes,
+            lastPass: TraceVisit.merged(folding.last), calls: calls)
         return [entry] + folding.current.flatMap { show($0) }
     }
 }

@@ -12,9 +12,12 @@ package enum TraceText {
             var line = String(repeating: " ", count: max(0, 5 - place.count)) + place + "  " + (changes.isEmpty ? text : padded(text, to: 30) + "  " + changes)
             for event in visit.events { line += "\n" + String(repeating: " ", count: 9) + "→ " + DisplayText.escape(event) }
             return line + "\n"
-        case .loop(let file, let first, let last, let passes, let lastPass):
+        case .loop(let file, let first, let last, let passes, let lastPass, let calls):
             let lines = first == last ? "line \(first)" : "lines \(first)–\(last)"
-            let place = file == main ? lines : "\(DisplayText.escape(PathName.lastComponent(of: file))) \(lines)"
+            let called = calls.map { DisplayText.escape(PathName.lastComponent(of: $0)) }.joined(separator: ", ")
+            let place =
+                (file == main ? lines : "\(DisplayText.escape(PathName.lastComponent(of: file))) \(lines)")
+                + (calls.isEmpty ? "" : " (with what they call in \(called))")
             let changes = self.changes(lastPass, thirtyTwoBit: thirtyTwoBit)
             var line = String(repeating: " ", count: 7) + "\(place) ran \(passes) times" + (changes.isEmpty ? "" : "; last pass: " + changes)
             for event in lastPass.events.suffix(3) { line += "\n" + String(repeating: " ", count: 9) + "→ " + DisplayText.escape(event) }
@@ -28,7 +31,8 @@ package enum TraceText {
         let flags = visit.flags.map { "\($0.name)=\($0.value)" }
         let memory = visit.memory.map { write in
             let name = write.symbol.map(DisplayText.escape) ?? "[0x\(String(write.address, radix: 16))]"
-            return "\(name)=\(TraceFormat.memory(write.new)) (was \(TraceFormat.memory(write.old)))"
+            let was = write.old.count > 8 && write.old.allSatisfy { $0 == 0 } ? "" : " (was \(TraceFormat.memory(write.old)))"
+            return "\(name)=\(TraceFormat.memory(write.new))" + was
         }
         return (registers + flags + memory).joined(separator: " ")
     }

@@ -78,6 +78,7 @@ package struct TraceVisit: Sendable, Equatable, Encodable {
 /// What the trace shows: a visit, or a loop folded into its pass count and last pass.
 package enum TraceEntry: Sendable, Equatable {
     case visit(TraceVisit)
-    /// Lines `first`…`last` of `file` ran `passes` times in a row; the last pass's changes.
-    case loop(file: String, first: Int, last: Int, passes: Int, lastPass: TraceVisit)
+    /// Lines `first`…`last` of `file` ran `passes` times in a row (with the lines of `calls`, other
+    /// files, they reached); the last pass's changes.
+    case loop(file: String, first: Int, last: Int, passes: Int, lastPass: TraceVisit, calls: [String] = [])
 }

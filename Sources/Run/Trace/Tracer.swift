@@ -15,12 +15,14 @@ package final class Tracer {
     /// The program's writable memory (`.data`, `.bss`), at most 64 KiB of it, compared visit by visit.
     private let writable: [Range<UInt64>]
     private let emit: (TraceEntry) -> Void
-    private var summary = TraceSummary()
+    private var summary: TraceSummary
     private(set) var steps = 0
 
     private var visit: TraceVisit?
     private var visitRegisters: [UInt64] = []
     private var snapshot: [[UInt8]?] = []
+    /// The stack around the stack pointer when the visit began, and where that is.
+    private var stack: (base: UInt64, bytes: [UInt8]?) = (0, nil)
     private var code: [UInt64: [UInt8]] = [:]
     private var texts: [TraceVisit.Place: String] = [:]
 
@@ -32,18 +34,19 @@ package final class Tracer {
         self.thirtyTwoBit = thirtyTwoBit
         self.writable = writable
         self.emit = emit
+        summary = TraceSummary(main: table.sources.first)
     }
 
     /// Runs the program to its end, or `limit` instructions of its own code.
     func run(limit: Int) throws -> End {
         var registers = try target.registers()
-        snapshot = writable.map { target.read($0.lowerBound, count: $0.count) }
         // A C program starts in the C runtime: run it to `main`.
         if table.line(at: registers[TraceRegisters.rip]) == nil {
             let start = table.address(of: "main") ?? table.ranges.first?.start
             if let end = end(of: try target.run(to: start, signal: 0)) { return end }
             registers = try target.registers()
         }
+        snapshot = writable.map { target.read($0.lowerBound, count: $0.count) }
         var pending: Int32 = 0
         var last: UInt64?
         while true {
@@ -144,7 +147,12 @@ package final class Tracer {
         texts[key] = text
         visit = TraceVisit(file: path, line: place.line, text: text)
         visitRegisters = registers
+        let base = registers[TraceRegisters.rsp] &- UInt64(Self.stackWindow / 2)
+        stack = (base, target.read(base, count: Self.stackWindow))
     }
+
+    /// Bytes of stack compared around a visit: pushes, calls, locals just below or above rsp.
+    static let stackWindow = 256
 
     /// Finishes the current visit with what changed since it began (`registers`: now; `nil`: the program ended).
     private func close(_ registers: [UInt64]?) {
@@ -154,13 +162,23 @@ package final class Tracer {
         let now = writable.map { target.read($0.lowerBound, count: $0.count) }
         for (index, range) in writable.enumerated() {
             guard let old = snapshot[index], let new = now[index] else { continue }
-            finished.memory += Self.writes(old, new, at: range.lowerBound).map { write in
+            finished.memory += Self.writes(old, new, at: range.lowerBound).filter { !table.isRuntime($0.address) }.map { write in
                 var write = write
                 write.symbol = table.name(of: write.address)
                 return write
             }
         }
         snapshot = now
+        if let registers, let old = stack.bytes, let new = target.read(stack.base, count: Self.stackWindow) {
+            let pointer = registers[TraceRegisters.rsp]
+            let name = thirtyTwoBit ? "esp" : "rsp"
+            finished.memory += Self.writes(old, new, at: stack.base).map { write in
+                var write = write
+                let offset = Int64(bitPattern: write.address &- pointer)
+                write.symbol = offset == 0 ? "[\(name)]" : offset > 0 ? "[\(name)+\(offset)]" : "[\(name)-\(-offset)]"
+                return write
+            }
+        }
         for entry in summary.add(finished) { emit(entry) }
     }
 
