@@ -62,7 +62,7 @@ struct LineTable: Sendable {
             !section.hasPrefix("*"), left.dropFirst().dropLast().allSatisfy({ !$0.contains("f") })
         else { return nil }
         // Dynamic programs' table has a version column before the name.
-        guard let name = right[1].split(separator: " ").last, !Self.markers.contains(String(name)) else { return nil }
+        guard let name = right[1].split(separator: " ").last else { return nil }
         return Symbol(name: String(name), address: address, section: String(section))
     }
 
@@ -92,7 +92,9 @@ struct LineTable: Sendable {
 
     /// `total`, `table+8`: the symbol below `address` in a data section.
     func name(of address: UInt64) -> String? {
-        guard let symbol = symbol(below: address), address - symbol.address < 4096 else { return nil }
+        guard let symbol = symbol(below: address), !Self.markers.contains(symbol.name), address - symbol.address < 4096 else {
+            return nil
+        }
         return address == symbol.address ? symbol.name : "\(symbol.name)+\(address - symbol.address)"
     }
 
@@ -101,8 +103,10 @@ struct LineTable: Sendable {
         symbol(below: address).map { Self.runtimeSections.contains($0.section) } ?? false
     }
 
+    /// The symbol below `address` outside the code; of several at one address, one the program named.
     private func symbol(below address: UInt64) -> Symbol? {
-        symbols.last { $0.address <= address && !$0.section.hasPrefix(".text") }
+        guard let nearest = symbols.last(where: { $0.address <= address && !$0.section.hasPrefix(".text") }) else { return nil }
+        return symbols.last { $0.address == nearest.address && !Self.markers.contains($0.name) } ?? nearest
     }
 
     /// Reads the debug build `executable` with objdump; `nil` with why when it cannot.

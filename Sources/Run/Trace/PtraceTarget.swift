@@ -37,6 +37,8 @@ final class PtraceTarget: TraceTarget {
         return values
     }
 
+    var stepsOverSystemCalls: Bool { true }
+
     func step(signal: Int32) throws -> TraceStop {
         try stop(asmrun_trace_step(pid, signal))
     }

@@ -71,7 +71,8 @@ enum TraceFormat {
 
     /// Bytes in memory as the number they hold (up to 8, little-endian), else as text.
     static func memory(_ bytes: [UInt8]) -> String {
-        guard bytes.count <= 8 else { return quoted(Array(bytes.prefix(40)), complete: bytes.count <= 40) }
+        let text = bytes.allSatisfy { (0x20..<0x7f).contains($0) || $0 == 0x0a || $0 == 0x09 } && bytes.contains { $0 > 0x20 }
+        guard bytes.count <= 8, !(text && bytes.count >= 2) else { return quoted(Array(bytes.prefix(40)), complete: bytes.count <= 40) }
         let number = bytes.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         return bytes.count < 4 ? String(number) : value(number, thirtyTwoBit: bytes.count == 4)
     }

@@ -57,9 +57,7 @@ package struct TraceSession: Sendable {
             var launch = LaunchOptions()
             launch.stdin = .inherit
             launch.stdout = .inherit
-            // qemu says goodbye when the trace ends it at the step bound.
-            let farewell = PathName.lastComponent(of: qemu.executable) + ": QEMU: Terminated via GDBstub"
-            launch.stderr = .forward(to: 2, filter: LineFilter(droppingLinesStartingWith: farewell))
+            launch.stderr = run.runner.noiseFilter.map { .forward(to: 2, filter: $0) } ?? .inherit
             launch.newProcessGroup = false
             let children = launcher.children
             let outcome = TerminalSignals.ignoringInterrupts {

@@ -15,6 +15,8 @@ protocol TraceTarget: AnyObject {
     func registers() throws -> [UInt64]
     /// Runs one instruction, delivering `signal` (0: none) first.
     func step(signal: Int32) throws -> TraceStop
+    /// Whether `step` runs a system call instruction and stops right after it.
+    var stepsOverSystemCalls: Bool { get }
     /// Runs until the instruction at `address` is reached (stopped before it), or the program ends.
     func run(to address: UInt64?, signal: Int32) throws -> TraceStop
     /// `count` bytes at `address`, or `nil` where they cannot be read.

@@ -70,7 +70,8 @@ package final class Tracer {
             }
             let bytes = instruction(at: pc)
             let systemCall = bytes.starts(with: [0x0f, 0x05]) || bytes.starts(with: [0xcd, 0x80])
-            let stop = try target.step(signal: pending)
+            let stop =
+                systemCall && !target.stepsOverSystemCalls ? try target.run(to: pc + 2, signal: pending) : try target.step(signal: pending)
             pending = 0
             steps += 1
             visit?.steps += 1
@@ -80,8 +81,15 @@ package final class Tracer {
                 flush()
                 return ended
             }
-            if case .stopped(let signal) = stop, signal != 5 { pending = signal }
             let before = registers
+            if case .stopped(let signal) = stop, signal != 5 {
+                // The instruction did not run: the signal is delivered at the next step.
+                pending = signal
+                steps -= 1
+                visit?.steps -= 1
+                registers = try target.registers()
+                continue
+            }
             registers = try target.registers()
             if systemCall { record(systemCall: before, after: registers) }
             last = pc
@@ -172,7 +180,8 @@ package final class Tracer {
         if let registers, let old = stack.bytes, let new = target.read(stack.base, count: Self.stackWindow) {
             let pointer = registers[TraceRegisters.rsp]
             let name = thirtyTwoBit ? "esp" : "rsp"
-            finished.memory += Self.writes(old, new, at: stack.base).map { write in
+            // Below the stack pointer is what functions left behind, not live data.
+            finished.memory += Self.writes(old, new, at: stack.base).filter { $0.address >= pointer }.map { write in
                 var write = write
                 let offset = Int64(bitPattern: write.address &- pointer)
                 write.symbol = offset == 0 ? "[\(name)]" : offset > 0 ? "[\(name)+\(offset)]" : "[\(name)-\(-offset)]"
