@@ -91,7 +91,9 @@ struct TraceSummaryTests {
         }
         #expect(text == "write(1, \"hi\\n\", 3) = 3")
         after[0] = UInt64(bitPattern: -9)
-        #expect(SystemCallText.describe(before: before, after: after, thirtyTwoBit: false) { _, _ in nil } == "write(1, 0x402000, 3) = -9 (EBADF)")
+        #expect(
+            SystemCallText.describe(before: before, after: after, thirtyTwoBit: false) { _, _ in nil }
+                == "write(1, 0x402000, 3) = -9 (EBADF)")
         before[0] = 60
         #expect(SystemCallText.describe(before: before, after: nil, thirtyTwoBit: false) { _, _ in nil } == "exit(1)")
     }

@@ -118,7 +118,8 @@ struct LineTable: Sendable {
         options.stderr = .capture(limit: 1 << 16)
         let result = try launcher.run(Command(objdump, ["-w", "-t", "--dwarf=decodedline", executable]), options: options)
         guard result.termination == .exited(0) else {
-            throw TraceFailure(description: "objdump could not read the program's line tables: \(String(decoding: result.stderr, as: UTF8.self))")
+            throw TraceFailure(
+                description: "objdump could not read the program's line tables: \(String(decoding: result.stderr, as: UTF8.self))")
         }
         return LineTable(objdump: String(decoding: result.stdout, as: UTF8.self), sources: sources)
     }

@@ -45,7 +45,9 @@ final class PtraceTarget: TraceTarget {
 
     func run(to address: UInt64?, signal: Int32) throws -> TraceStop {
         guard let address, let original = read(address, count: 1) else { return try stop(asmrun_trace_continue(pid, signal)) }
-        guard write(address, [0xcc]) else { throw TraceFailure(description: "could not set a breakpoint at 0x\(String(address, radix: 16))") }
+        guard write(address, [0xcc]) else {
+            throw TraceFailure(description: "could not set a breakpoint at 0x\(String(address, radix: 16))")
+        }
         let result = try stop(asmrun_trace_continue(pid, signal))
         guard case .stopped = result else { return result }
         _ = write(address, original)

@@ -32,7 +32,11 @@ package struct TraceDocument: Encodable, Sendable {
             switch entry {
             case .visit(let visit): Entry(kind: "visit", visit: visit)
             case .loop(let file, let first, let last, let passes, var lastPass, _):
-                Entry(kind: "loop", visit: { lastPass.file = file; return lastPass }(), first: first, last: last, passes: passes)
+                Entry(
+                    kind: "loop",
+                    visit: {
+                        lastPass.file = file; return lastPass
+                    }(), first: first, last: last, passes: passes)
             }
         }
     }

@@ -61,7 +61,12 @@ package struct TraceSession: Sendable {
             launch.newProcessGroup = false
             let children = launcher.children
             let outcome = TerminalSignals.ignoringInterrupts {
-                Gdbstub.serve(qemu, options: launch, socket: socket, launcher: launcher, end: { children.endAll(); children.resume() }) {
+                Gdbstub.serve(
+                    qemu, options: launch, socket: socket, launcher: launcher,
+                    end: {
+                        children.endAll(); children.resume()
+                    }
+                ) {
                     Result { try follow(try RemoteTarget(socket: socket, thirtyTwoBit: thirtyTwoBit)) }
                 }
             }

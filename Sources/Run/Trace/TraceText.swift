@@ -9,7 +9,9 @@ package enum TraceText {
             let place = visit.file == main ? String(visit.line) : "\(PathName.lastComponent(of: visit.file)):\(visit.line)"
             let text = DisplayText.escape(visit.text)
             let changes = self.changes(visit, thirtyTwoBit: thirtyTwoBit)
-            var line = String(repeating: " ", count: max(0, 5 - place.count)) + place + "  " + (changes.isEmpty ? text : padded(text, to: 30) + "  " + changes)
+            var line =
+                String(repeating: " ", count: max(0, 5 - place.count)) + place + "  "
+                + (changes.isEmpty ? text : padded(text, to: 30) + "  " + changes)
             for event in visit.events { line += "\n" + String(repeating: " ", count: 9) + "→ " + DisplayText.escape(event) }
             return line + "\n"
         case .loop(let file, let first, let last, let passes, let lastPass, let calls):
@@ -19,7 +21,8 @@ package enum TraceText {
                 (file == main ? lines : "\(DisplayText.escape(PathName.lastComponent(of: file))) \(lines)")
                 + (calls.isEmpty ? "" : " (with what they call in \(called))")
             let changes = self.changes(lastPass, thirtyTwoBit: thirtyTwoBit)
-            var line = String(repeating: " ", count: 7) + "\(place) ran \(passes) times" + (changes.isEmpty ? "" : "; last pass: " + changes)
+            var line =
+                String(repeating: " ", count: 7) + "\(place) ran \(passes) times" + (changes.isEmpty ? "" : "; last pass: " + changes)
             for event in lastPass.events.suffix(3) { line += "\n" + String(repeating: " ", count: 9) + "→ " + DisplayText.escape(event) }
             return line + "\n"
         }

@@ -100,7 +100,9 @@ package final class Tracer {
     /// other way out (main returning into libc) runs to the end.
     private func leftOwnCode(_ registers: [UInt64], previous: UInt64?, pending: Int32) throws -> End? {
         let word = thirtyTwoBit ? 4 : 8
-        let returnAddress = target.read(registers[TraceRegisters.rsp], count: word).map { $0.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
+        let returnAddress = target.read(registers[TraceRegisters.rsp], count: word).map {
+            $0.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        }
         if let previous, let returnAddress, returnAddress > previous, returnAddress - previous <= 15, table.line(at: returnAddress) != nil {
             let stop = try target.run(to: returnAddress, signal: pending)
             if let ended = end(of: stop) {
