@@ -33,6 +33,9 @@ struct DebugCommand {
         let run = CrashProbe.Run(
             program: prepared.probeProgram(symbols: symbols), argv0: prepared.program.argv0, arguments: options.programArguments,
             environment: nil, runner: prepared.runner)
-        return try session.start(run, batch: options.batch, folder: folder.path)
+        if let stdin = options.stdinFile, !Files.exists(stdin) || Files.isDirectory(stdin) {
+            throw FileError(path: stdin, problem: "cannot be read (--stdin)", fix: "name a file the program should read as its input")
+        }
+        return try session.start(run, batch: options.batch, folder: folder.path, stdin: options.stdinFile, environment: context.environment)
     }
 }

@@ -42,6 +42,8 @@ package struct RunOptions: Sendable, Equatable {
     /// `-g`: build with DWARF line tables (`nasm -g -F dwarf`, `cc -g`), run that build and keep
     /// it at `-o`, as a Makefile with `-g` would; otherwise the build is the classic one.
     package var debugInfo = false
+    /// `--stdin FILE` (asmrun debug): the program reads FILE instead of the terminal.
+    package var stdinFile: String?
 
     package init() {}
 
@@ -76,6 +78,7 @@ package struct RunOptions: Sendable, Equatable {
             case "--strace" where !debugging: strace = true
             case "--no-crash-report" where !debugging: crashReport = false
             case "--batch" where debugging: batch = true
+            case "--stdin" where debugging: stdinFile = try scanner.value(for: argument)
             case "-g", "--debug": debugInfo = true
             case "--cache-dir": cacheDirectory = try scanner.value(for: argument)
             case let option where option.hasPrefix("-") && option.count > 1:

@@ -32,6 +32,8 @@ struct TraceCommand {
                     steps = value
                 case "--json": json = try scanner.value(for: argument)
                 case "--batch": throw UsageError("--batch is an option of asmrun debug", fix: "leave it out")
+                case "--stdin":
+                    throw UsageError("--stdin is an option of asmrun debug", fix: "redirect the input: asmrun trace FILE.asm < INPUT")
                 default: rest.append(argument)
                 }
             }
