@@ -9,7 +9,7 @@ _asmrun() {
         words=("${COMP_WORDS[@]}")
         cword=$COMP_CWORD
     fi
-    local run_options="-f --format -I -D --link -l --link-flags --c-flags --runner -o --timeout --strace --no-crash-report -g --debug --batch --no-cache --cache-dir -v --verbose -h --help --version"
+    local run_options="-f --format -I -D --link -l --link-flags --c-flags --runner -o --timeout --strace --no-crash-report -g --debug --batch --stdin --steps --json --no-cache --cache-dir -v --verbose -h --help --version"
     local test_options="--update -j --jobs --runner --filter --list --shard --balance --fail-fast --timeout --output-limit --limit --scratch-limit --junit --json --reference --untrusted --gradescope --csv --report-dir --no-isolation --no-cache --cache-dir -v --verbose -h --help"
     local command="" i
     for ((i = 1; i < cword; i++)); do
@@ -20,7 +20,7 @@ _asmrun() {
     done
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            run | test | debug | report | doctor | cache) command=${words[i]}; break ;;
+            run | test | debug | trace | report | doctor | cache) command=${words[i]}; break ;;
             -*) ;;
             *) command=run; break ;;
         esac
@@ -37,17 +37,17 @@ _asmrun() {
             return ;;
         -I | --cache-dir | --reference | --report-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         -o | --junit | --json | --gradescope | --csv | --balance | --summary) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        -D | -l | --link-flags | --c-flags | --timeout | -j | --jobs | --filter | --shard | --output-limit | --limit | --scratch-limit) return ;;
+        -D | -l | --link-flags | --c-flags | --timeout | -j | --jobs | --filter | --shard | --output-limit | --limit | --scratch-limit | --steps) return ;;
     esac
     case $command in
         "")
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$run_options" -- "$cur"))
             else
-                COMPREPLY=($(compgen -W "run test debug report doctor cache" -- "$cur"))
+                COMPREPLY=($(compgen -W "run test debug trace report doctor cache" -- "$cur"))
                 COMPREPLY+=($(compgen -f -X '!*.asm' -- "$cur") $(compgen -d -S / -- "$cur"))
             fi ;;
-        run | test | debug)
+        run | test | debug | trace)
             local options=$run_options
             [[ $command == test ]] && options=$test_options
             if [[ $cur == -* ]]; then

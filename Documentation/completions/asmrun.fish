@@ -2,7 +2,7 @@
 function __asmrun_no_command
     for word in (commandline -opc)[2..-1]
         switch $word
-            case run test debug report doctor cache
+            case run test debug trace report doctor cache
                 return 1
             case '-*'
             case '*'
@@ -27,6 +27,7 @@ complete -c asmrun -n __asmrun_no_command -a run -d 'Assemble, link and run one 
 complete -c asmrun -n __asmrun_no_command -a test -d 'Run programs against their .expect files'
 complete -c asmrun -n __asmrun_no_command -a debug -d 'gdb on a program, stopped where it starts'
 complete -c asmrun -n __asmrun_no_command -a report -d 'Merge the JSON reports of a sharded run'
+complete -c asmrun -n __asmrun_no_command -a trace -d 'Run a program step by step, printing what each line changed'
 complete -c asmrun -n __asmrun_no_command -a doctor -d 'What this host can do and what is missing'
 complete -c asmrun -n __asmrun_no_command -a cache -d 'Show or empty the build cache'
 complete -c asmrun -n 'not __fish_seen_subcommand_from report doctor cache' -a '(__asmrun_asm_files)'
@@ -52,6 +53,9 @@ complete -c asmrun -n $run -l strace -d 'Print the system calls after the run'
 complete -c asmrun -n $run -l no-crash-report -d 'On a crash one line, no second run under gdb'
 complete -c asmrun -n $run -s g -l debug -d 'Build with line tables, run and keep that build'
 complete -c asmrun -n '__fish_seen_subcommand_from debug' -l batch -d 'Stop at the start, print the line, quit'
+complete -c asmrun -n '__fish_seen_subcommand_from debug' -l stdin -r -F -d 'The program reads this file'
+complete -c asmrun -n '__fish_seen_subcommand_from trace' -l steps -x -d 'Stop after this many instructions'
+complete -c asmrun -n '__fish_seen_subcommand_from trace' -l json -r -F -d 'Write the trace as JSON here'
 complete -c asmrun -n $run -l version -d 'Print the version'
 
 # Test options.

@@ -6,7 +6,8 @@ enum Usage {
           asmrun [run] FILE.asm [MORE.asm|.c|.o|.a ...] [options] [-- PROGRAM-ARGS...]
           asmrun [run] FOLDER [options] [-- PROGRAM-ARGS...]
           asmrun test [PATH...] [test options]
-          asmrun debug FILE.asm [MORE...] [options] [--batch] [-- PROGRAM-ARGS...]
+          asmrun debug FILE.asm [MORE...] [options] [--batch] [--stdin FILE] [-- PROGRAM-ARGS...]
+          asmrun trace FILE.asm [MORE...] [options] [--steps N] [--json FILE] [-- PROGRAM-ARGS...]
           asmrun report merge SHARD.json... [--json F] [--junit F] [--summary F]
           asmrun doctor
           asmrun cache info|clean [--cache-dir DIR]
@@ -41,6 +42,13 @@ enum Usage {
         DEBUG (asmrun debug: gdb on the program, stopped where it starts, its source shown;
         under qemu through qemu's gdbstub and gdb-multiarch)
           --batch                    stop there, print the line and rip, and quit (for scripts)
+          --stdin FILE               the program reads FILE instead of the terminal
+
+        TRACE (asmrun trace: run the program one instruction at a time and print, on stderr, each
+        source line it runs with the registers, flags and memory it changed and its system calls;
+        loops are folded into one line; natively through ptrace, under qemu through its gdbstub)
+          --steps N                  stop after N instructions, 1 to 1000000 (default 10000; exit 124)
+          --json FILE                write the trace to FILE as JSON instead of printing it
 
         TEST OPTIONS (see `asmrun test --help`)
           --update, -j N, --runner native,qemu|all, --filter REGEX, --list, --shard K/N,
