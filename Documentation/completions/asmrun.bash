@@ -36,7 +36,7 @@ _asmrun() {
             fi
             return ;;
         -I | --cache-dir | --reference | --report-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        -o | --junit | --json | --gradescope | --csv | --balance | --summary) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -o | --junit | --json | --gradescope | --csv | --balance | --summary | --stdin) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         -D | -l | --link-flags | --c-flags | --timeout | -j | --jobs | --filter | --shard | --output-limit | --limit | --scratch-limit | --steps) return ;;
     esac
     case $command in
