@@ -46,20 +46,17 @@ struct TraceCommand {
 
     func execute() throws -> Int32 {
         let session = try TraceSession(launcher: context.launcher, toolchain: context.toolchain)
-        guard let prepared = try RunCommand(options: options, context: context).prepare() else { return ExitCode.interrupted }
-        defer { prepared.close() }
-        let folder = try TemporaryDirectory(prefix: "trace", environment: context.environment)
-        defer { folder.remove() }
-        let symbols = prepared.debugBuild()
-        defer { symbols?.release() }
-        let run = CrashProbe.Run(
-            program: prepared.probeProgram(symbols: symbols), argv0: prepared.program.argv0, arguments: options.programArguments,
-            environment: nil, runner: prepared.runner)
+        return try RunCommand(options: options, context: context).withDebugRun(prefix: "trace") { run, prepared, folder in
+            try trace(run, prepared, session: session, folder: folder)
+        }
+    }
+
+    private func trace(_ run: CrashProbe.Run, _ prepared: RunCommand.Prepared, session: TraceSession, folder: String) throws -> Int32 {
         let main = prepared.program.filesAndIncludes.first ?? options.source
         let thirtyTwoBit = prepared.artifact.format == .elf32
         var entries: [TraceEntry] = []
         let console = context.console
-        let outcome = try session.trace(run, limit: steps, folder: folder.path) { entry in
+        let outcome = try session.trace(run, limit: steps, folder: folder) { entry in
             if json == nil {
                 console.write(TraceText.render(entry, main: main, thirtyTwoBit: thirtyTwoBit), to: .error)
             } else {

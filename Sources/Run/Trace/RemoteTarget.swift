@@ -169,26 +169,10 @@ final class RemoteTarget: TraceTarget {
         return text.count == 1 ? "0" + text : text
     }
 
+    /// `0a1b` as bytes; `nil` for an odd count or a non-hex digit (an `E14` error reply).
     static func hexBytes(_ text: ArraySlice<UInt8>) -> [UInt8]? {
-        guard text.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count / 2)
-        var index = text.startIndex
-        while index < text.endIndex {
-            guard let high = digit(text[index]), let low = digit(text[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
-
-    private static func digit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        let bytes = BinfmtHandler.bytes(fromHex: String(decoding: text, as: UTF8.self))
+        return bytes.isEmpty && !text.isEmpty ? nil : bytes
     }
 
     /// GDB numbers SIGBUS 10 and SIGUSR1 30 (Linux: 7 and 10); the rest a trace meets agree.
