@@ -15,7 +15,11 @@ final class PtraceTarget: TraceTarget {
         defer { argv.forEach { free($0) } }
         let started = asmrun_trace_start(executable, argv, environ)
         guard started > 0 else {
-            throw TraceFailure(description: "could not start \(executable) under ptrace: \(String(cString: strerror(-started)))")
+            // The child exits 127 when the kernel (or a container's seccomp profile) refuses
+            // PTRACE_TRACEME, or when exec fails.
+            throw TraceFailure(
+                description: "the program did not start under ptrace (\(String(cString: strerror(-started))))",
+                fix: "where ptrace is refused, trace through qemu's gdbstub instead: --runner qemu")
         }
         pid = started
         memory = open("/proc/\(started)/mem", O_RDWR | O_CLOEXEC)

@@ -28,9 +28,12 @@ protocol TraceTarget: AnyObject {
 /// A target that stopped answering the way ptrace or the gdbstub should.
 struct TraceFailure: AsmRunError {
     let reason: String
-    init(description: String) { reason = description }
+    let fix: String?
+    init(description: String, fix: String? = nil) {
+        reason = description
+        self.fix = fix ?? "run the program with `asmrun FILE.asm`, or under `asmrun debug FILE.asm`"
+    }
     var problem: String { "asmrun trace: " + reason }
-    var fix: String? { "run the program with `asmrun FILE.asm`, or under `asmrun debug FILE.asm`" }
     var category: ErrorCategory { .environment }
 }
 
