@@ -95,7 +95,14 @@ extension ArtifactStore {
         digest.update(field: step.command.executable)
         digest.update(field: identity(of: step.command.executable))
         for argument in step.command.arguments {
-            digest.update(field: argument == step.object ? "@object" : argument == step.dependencyFile ? "@deps" : argument)
+            if argument == step.object || argument == step.dependencyFile {
+                digest.update(field: argument == step.object ? "@object" : "@deps")
+            } else if argument.hasPrefix(scratch) {
+                // A Markdown block's code, written to this run's scratch folder under a name of its own.
+                digest.update(field: "@scratch" + argument.dropFirst(scratch.count))
+            } else {
+                digest.update(field: argument)
+            }
         }
         for name in BuildPlan.environment(of: step.language) {
             digest.update(field: name)

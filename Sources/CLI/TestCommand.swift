@@ -36,7 +36,9 @@ package struct TestCommand: Sendable {
         do {
             let toolchain = context.toolchain
             if options.list {
-                let suite = try selectPrograms()
+                let documents = try TemporaryDirectory(prefix: "list", environment: context.environment)
+                defer { documents.remove() }
+                let suite = try selectPrograms(documents: documents.path)
                 list(suite, try resolveRunners(for: suite.programs, toolchain: toolchain))
                 return ExitCode.success
             }
@@ -105,7 +107,7 @@ package struct TestCommand: Sendable {
             if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
         }
         let suite = Result {
-            try selectPrograms(stop: { stopped.isSet }) { program in
+            try selectPrograms(documents: store.scratch, stop: { stopped.isSet }) { program in
                 if let filter, program.selecting(filter) == nil { return }
                 if let shard = options.shard, !shard.holds(program) { return }
                 ahead.offer(program)
