@@ -44,7 +44,9 @@ extension ExpectationRecorder {
             return outcome
         }
         for other in observations.dropFirst() where other.observation.stdout != stdout {
-            outcome.remarks.append("\(program.id(of: ran.name)) [\(other.runner)]: prints otherwise than \(baseline.runner); recorded \(baseline.runner)'s output")
+            outcome.remarks.append(
+                "\(program.id(of: ran.name)) [\(other.runner)]: prints otherwise than \(baseline.runner); recorded \(baseline.runner)'s output"
+            )
         }
         try AtomicFile.write(bytes, to: path)
         outcome.written = path

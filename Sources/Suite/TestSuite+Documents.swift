@@ -6,6 +6,16 @@ extension TestSuite {
     struct Loaded: Sendable {
         var programs: [(program: TestProgram, root: Int)]
         var skipped: [(path: String, reason: String)] = []
+        /// A Markdown file named on the command line that holds no program block.
+        var emptyDocument: String?
+    }
+
+    /// A Markdown file named on the command line without program blocks: an error, as a folder
+    /// without programs is (found in a folder, such a file is zero programs and no line).
+    static func emptyDocument(_ path: String) -> FileError {
+        FileError(
+            path: path, problem: "holds no program blocks (```nasm or ```asm)",
+            fix: "mark the code of each example ```nasm, and its output ```output after it")
     }
 
     /// Markdown program blocks not run (marked `ignore`, fragments with no entry point): listed

@@ -88,7 +88,8 @@ package struct TestSuite: Sendable {
                     onLoad(program)
                     return (program: program, root: entry.root)
                 }
-                return Loaded(programs: programs, skipped: found.skipped)
+                let named = path == paths[entry.root] && programs.isEmpty && found.skipped.isEmpty
+                return Loaded(programs: programs, skipped: found.skipped, emptyDocument: named ? path : nil)
             }
             var program = TestProgram(
                 entry.location, root: paths[entry.root], expectationBase: entry.key.map { rules.reference!.join($0) })
@@ -100,6 +101,7 @@ package struct TestSuite: Sendable {
         }
         programs = []
         noteSkippedBlocks(results.flatMap(\.skipped))
+        emptyPaths += results.compactMap(\.emptyDocument).map(Self.emptyDocument)
         let kept = removeParts(results.flatMap(\.programs))
         var byRoot = Array(repeating: [TestProgram](), count: paths.count)
         for entry in kept { byRoot[entry.root].append(entry.program) }
