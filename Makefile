@@ -111,7 +111,8 @@ unit-test:
 	$(SWIFT) test
 
 # The sample corpus natively and under qemu (native is skipped, with a note, on ARM hosts),
-# then as if on an ARM host; the conformance corpus (Tests/Conformance) the same two ways, and
+# then as if on an ARM host; the NASM examples of the README and the guides (doc-tests) the same
+# two ways; the conformance corpus (Tests/Conformance) the same two ways, and
 # on x86_64 hosts (where the native runner runs too) the check that Documentation/CONFORMANCE.md
 # is the table its run gives, and the classic build of every probe (nasm && ld, no asmrun)
 # against the same expectations, natively and under qemu.
@@ -119,6 +120,8 @@ CONFORMANCE_REPORT := .build/conformance.json
 corpus-test:
 	$(BIN) test asm --runner native,qemu
 	ASMRUN_HOST_ARCH=aarch64 $(BIN) test asm
+	$(BIN) test README.md Documentation --runner native,qemu
+	ASMRUN_HOST_ARCH=aarch64 $(BIN) test README.md Documentation
 	$(BIN) test Tests/Conformance --runner native,qemu --json $(CONFORMANCE_REPORT)
 	ASMRUN_HOST_ARCH=aarch64 $(BIN) test Tests/Conformance
 ifeq ($(ARCH),x86_64)

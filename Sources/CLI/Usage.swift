@@ -113,7 +113,7 @@ enum Usage {
         asmrun test — run programs against their recorded stdout, stderr and exit status.
 
         USAGE
-          asmrun test [PATH...] [options]       PATH: .asm files or folders (default: asm/)
+          asmrun test [PATH...] [options]       PATH: .asm or .md files, or folders (default: asm/)
 
         OPTIONS
           --update                 record what the programs do now as their expectations
