@@ -51,7 +51,7 @@ extension TestCommand {
         let reason =
             interrupted ? "interrupted" : options.failFast ? "stopped by --fail-fast after the first failure" : nil
         let scoreLines = shown ? scores.lines : []
-        reporter.finish(complete: outcome.complete, seconds: seconds, reason: reason, extra: scoreLines)
+        reporter.finish(complete: outcome.complete, seconds: seconds, reason: reason, extra: outcome.holeWarnings + scoreLines)
         if let path = context.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
             let sections = scoreLines.isEmpty ? [] : [StepSummary.scoreTable(scores)]
             let text = StepSummary.render(outcome.reports, tally: tally, complete: outcome.complete, seconds: seconds, sections: sections)

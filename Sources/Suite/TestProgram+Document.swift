@@ -86,7 +86,10 @@ extension TestProgram {
             throw FileError(path: extracted, problem: "cannot be created", fix: "check the scratch folder", category: .environment)
         }
         try AtomicFile.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: extracted)
-        var program = try Program.load(file: extracted)
+        // Named by the Markdown file, as the user named it: its folder is the build view's.
+        let source = try SourceFile.load(extracted)
+        var program = Program(path: path, name: stem(of: path), isFolder: false, assembly: [source])
+        try program.add(source.settings.sources)
         let folder = PathName.directory(of: path)
         program.settings.includeDirectories.append(folder.isEmpty ? "." : folder)
         program.resolveDependencies()
