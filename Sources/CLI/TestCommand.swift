@@ -136,7 +136,9 @@ package struct TestCommand: Sendable {
     ) -> Int32 {
         removeAbandoned(suite)
         let total = suite.programs.reduce(0) { $0 + $1.cases.count * (runners[$1.format]?.count ?? 0) }
-        let reporter = ConsoleReporter(console: context.console, verbose: options.verbose, environment: context.environment, total: total)
+        let reporter = ConsoleReporter(
+            console: context.console, verbose: options.verbose, environment: context.environment, total: total,
+            accept: options.acceptCommand)
         for note in containment.notes { reporter.note("note: \(note)") }
         let caseRunner = CaseRunner(
             launcher: context.launcher, scratch: scratch, containment: containment,

@@ -1,4 +1,5 @@
 import Build
+import Report
 import Run
 import Sandbox
 import Source
@@ -117,6 +118,14 @@ package struct TestOptions: Sendable {
             throw UsageError("--limit \(text): \(problem) (write NAME=VALUE, such as memory=2G)")
         }
         if let output { outputLimit = output }
+    }
+
+    /// What a failure says to record that case alone: the run's `--runner` when not the default;
+    /// none when the run records (`--update`) or grades (the reference decides).
+    var acceptCommand: AcceptCommand? {
+        guard !update, referencePath == nil, !untrusted else { return nil }
+        let runner = runners == [.auto] ? [] : ["--runner", runners.map(\.description).joined(separator: ",")]
+        return AcceptCommand(extraArguments: runner)
     }
 
     /// The plain values the Suite stage runs with.
