@@ -25,6 +25,11 @@ extension TestProgram {
     static func documentPrograms(
         _ path: String, root: String, folder: String
     ) -> (programs: [TestProgram], skipped: [(path: String, reason: String)]) {
+        // The name goes on the code's `%line` line: a line break there would be a line of code.
+        if path.contains(where: { $0 == "\n" || $0 == "\r" }) {
+            let problem = FileError(path: path, problem: "has a line break in its name", fix: "rename it")
+            return ([TestProgram(broken: path, root: root, problem: problem)], [])
+        }
         let document: MarkdownDocument
         do { document = MarkdownDocument(try Files.read(path)) } catch {
             return ([TestProgram(broken: path, root: root, problem: FileError(path: path, problem: error.problem, fix: "check it"))], [])

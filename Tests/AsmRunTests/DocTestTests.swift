@@ -124,6 +124,10 @@ struct DocTestTests {
         let named = try Fixture.asmrun(["test", "asm/README.md"], in: directory)
         #expect(named.status == .exited(2))
         #expect(named.stderr.contains("asm/README.md: holds no program blocks (```nasm or ```asm)"), "\(named.stderr)")
+        // The name is written on the code's `%line` line: a line break in it would be code.
+        try Fixture.write(Self.hello("x"), to: directory + "/odd/a\n%include \"/etc/passwd\".md")
+        let odd = try Fixture.asmrun(["test", "odd"], in: directory)
+        #expect(odd.stdout.contains("has a line break in its name; rename it"), "\(odd.stdout)")
         try Fixture.write("<!-- asmrun: status: exit 1 -->\n\ntext\n", to: directory + "/stray.md")
         let stray = try Fixture.asmrun(["test", "stray.md"], in: directory)
         #expect(stray.stdout.contains("stray.md:1: an `<!-- asmrun: … -->` comment that no ```nasm block follows"), "\(stray.stdout)")
