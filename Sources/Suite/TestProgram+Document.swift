@@ -59,6 +59,8 @@ extension TestProgram {
                 test.expectations = expectations
                 test.program = try Self.extract(block, of: document, from: path, to: extracted, directives: directives)
             } catch {
+                // The case keeps the block's name, so its error has the block's id.
+                test.expectations.cases = [TestCase(name: "\(block.code.line)")]
                 test.problem = test.naming("\(error)")
                 test.problemLocation = (error as? any AsmRunError)?.location
             }

@@ -52,7 +52,7 @@ extension TestProgram {
             return (try ExpectationFile(parsing: text.joined(separator: "\n") + "\n", path: path), directives)
         } catch let error as FileError {
             let line = error.location?.line.flatMap { $0 >= 1 && $0 <= lines.count ? lines[$0 - 1] : nil }
-            throw FileError(path: path, line: line, problem: error.problem, fix: error.fix ?? "fix the comment before the block")
+            throw FileError(path: path, line: line, problem: error.problem, fix: "fix the comment before the block")
         }
     }
 

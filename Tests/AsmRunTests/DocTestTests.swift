@@ -110,6 +110,22 @@ struct DocTestTests {
         #expect(try String(contentsOfFile: directory + "/doc.md", encoding: .utf8) == text)
     }
 
+    @Test func aMalformedCommentOrDirectiveIsAnErrorAtItsMarkdownLine() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        let text =
+            "x\n\n```nasm\n; asmrun: bogus thing\nglobal _start\n_start:\n    ret\n```\n\n"
+            + "<!-- asmrun:\nstatus: exit 999\n-->\n```nasm\nglobal _start\n_start:\n    ret\n```\n"
+        try Fixture.write(text, to: directory + "/bad.md")
+        let result = try Fixture.asmrun(["test", "bad.md", "--runner", Fixture.runner], in: directory)
+        #expect(result.status == .exited(1))
+        #expect(
+            result.stdout.contains("ERROR bad.md:3 [\(Fixture.runner)]: bad.md:4: unknown asmrun directive `bogus`"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("ERROR bad.md:13 [\(Fixture.runner)]: bad.md:11: status must be")
+                && result.stdout.contains("not `exit 999`; fix the comment before the block\n"), "\(result.stdout)")
+    }
+
     @Test func markdownWithoutProgramsInAFolderAddsNoCase() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
