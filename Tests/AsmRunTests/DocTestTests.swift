@@ -126,6 +126,23 @@ struct DocTestTests {
                 && result.stdout.contains("not `exit 999`; fix the comment before the block\n"), "\(result.stdout)")
     }
 
+    @Test func aCommentGivesStdinAndDirectives() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        // Exits with the first byte of its stdin; marked an expected failure by a directive.
+        let text =
+            "<!-- asmrun:\nstdin:\n| *\nstatus: exit 42\n-->\n```nasm\nglobal _start\n_start:\n    xor eax, eax\n"
+            + "    xor edi, edi\n    lea rsi, [rsp-8]\n    mov edx, 1\n    syscall\n    movzx edi, byte [rsp-8]\n    mov eax, 60\n    syscall\n```\n\n"
+            + "<!-- asmrun: directive: xfail all the doc shows a mistake -->\n```nasm\nglobal _start\n_start:\n    mov eax, 60\n"
+            + "    mov edi, 1\n    syscall\n```\n"
+        try Fixture.write(text, to: directory + "/doc.md")
+        let result = try Fixture.asmrun(["test", "doc.md", "--runner", Fixture.runner], in: directory)
+        #expect(result.status == .exited(0), "\(result.stdout)")
+        #expect(result.stdout.contains("PASS  doc.md:6 ["), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("XFAIL doc.md:20 [\(Fixture.runner)]: expected failure: the doc shows a mistake"), "\(result.stdout)")
+    }
+
     @Test func markdownWithoutProgramsInAFolderAddsNoCase() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
