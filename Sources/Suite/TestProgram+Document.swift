@@ -90,7 +90,7 @@ extension TestProgram {
         var lines = ["%line 1+1 \(path)"] + Array(repeating: "", count: max(0, first - 2))
         lines += document.code(of: block) + directives.map { "; asmrun: " + $0 }
         guard Files.makeDirectories(PathName.directory(of: extracted)) else {
-            throw FileError(path: extracted, problem: "cannot be created", fix: "check the scratch folder", category: .environment)
+            throw FileError(path: extracted, problem: "cannot be created", fix: "check the scratch folder")
         }
         try AtomicFile.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: extracted)
         // Named by the Markdown file, as the user named it: its folder is the build view's.
