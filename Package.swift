@@ -8,7 +8,8 @@ import PackageDescription
 //
 // Support is a leaf (errors, files, hashing, the console) but for CAsmRunHash, the processor's
 // SHA-256 instructions; Sandbox starts, supervises and contains processes; the rest are the
-// stages a program goes through. Declarations shared between targets are `package`: nothing
+// stages a program goes through. CAsmRunStatic fits the Swift runtime's start-up to the static
+// release binary (`make build`). Declarations shared between targets are `package`: nothing
 // outside this package links the library.
 let package = Package(
     name: "asmrun",
@@ -16,7 +17,7 @@ let package = Package(
         .executable(name: "asmrun", targets: ["asmrun"])
     ],
     targets: [
-        .executableTarget(name: "asmrun", dependencies: ["CLI"]),
+        .executableTarget(name: "asmrun", dependencies: ["CLI", "CAsmRunStatic"]),
         .target(name: "CLI", dependencies: ["Report", "Suite", "Compare", "Run", "Build", "Source", "Sandbox", "Support"]),
         .target(name: "Report", dependencies: ["Suite", "Compare", "Sandbox", "Support"]),
         .target(name: "Suite", dependencies: ["Compare", "Run", "Build", "Source", "Sandbox", "Support"]),
@@ -28,6 +29,7 @@ let package = Package(
         .target(name: "Support", dependencies: ["CAsmRunHash"]),
         .target(name: "CAsmRunHash"),
         .target(name: "CAsmRunSpawn"),
+        .target(name: "CAsmRunStatic"),
         .target(name: "CAsmRunTrace"),
         .systemLibrary(name: "CSeccomp", providers: [.apt(["libseccomp-dev"])]),
         .testTarget(
@@ -42,7 +44,7 @@ let package = Package(
 // runtime then does not demangle each name at the type's first use, which was a tenth of a single
 // cold run's own CPU time (`perf record -g`, 300 runs of `asmrun asm/hello.asm`). The flag picks
 // the older of the compiler's two ways to reach the same metadata; the tests build with it too.
-let cTargets: Set = ["CAsmRunHash", "CAsmRunSpawn", "CAsmRunTrace", "CSeccomp"]
+let cTargets: Set = ["CAsmRunHash", "CAsmRunSpawn", "CAsmRunStatic", "CAsmRunTrace", "CSeccomp"]
 for target in package.targets where !cTargets.contains(target.name) {
     target.swiftSettings = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
 }
