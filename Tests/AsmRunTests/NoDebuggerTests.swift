@@ -16,9 +16,11 @@ struct NoDebuggerTests {
         case native, qemu, arm
         var arguments: [String] { self == .arm ? [] : ["--runner", rawValue] }
         var environment: [String: String] { self == .arm ? ["ASMRUN_HOST_ARCH": "aarch64"] : [:] }
-        /// The debugger this host would use (gdb-multiarch reads x86 programs on ARM).
-        var package: String { self == .arm ? "gdb-multiarch" : "gdb" }
     }
+
+    /// The debugger of this machine: plain gdb reads x86 programs on an x86 machine (an ARM host
+    /// simulated there too), gdb-multiarch on a real ARM one.
+    static let package = Fixture.nativeHost ? "gdb" : "gdb-multiarch"
 
     static let ways = Fixture.nativeHost ? Way.allCases : [.qemu, .arm]
 
@@ -44,8 +46,8 @@ struct NoDebuggerTests {
         #expect(
             result.stderr == """
                 asmrun: \(Self.segfault): killed by SIGSEGV (segmentation fault)
-                asmrun: no crash report: \(way.package) not found (needed to say where a program crashed, and for asmrun debug); \
-                install it with `apt-get install \(way.package)`
+                asmrun: no crash report: \(Self.package) not found (needed to say where a program crashed, and for asmrun debug); \
+                install it with `apt-get install \(Self.package)`
 
                 """)
         #expect(result.status == .exited(139))
