@@ -77,7 +77,7 @@ build:
 		echo "make build: $(BIN) has a program interpreter or a dynamic section; the static link did not take (rm $(BIN) to relink)" >&2; exit 1; fi
 	@if readelf -hW $(BIN) | grep -q 'Type: *DYN'; then \
 		echo "make build: $(BIN) is position-independent; -static-executable did not take" >&2; exit 1; fi
-	@found=$$(nm $(BIN) | awk '$$2 ~ /^[TtWw]$$/ {print $$3}' | grep -Fx -e $$(echo $(DYNAMIC_LOOKUPS) | sed 's/ / -e /g') | tr '\n' ' '); \
+	@found=$$(nm $(BIN) | awk '$$2 ~ /^[TtWw]$$/ {print $$3}' | grep -Fx -e $$(echo $(DYNAMIC_LOOKUPS) | sed 's/ / -e /g') | tr '\n' ' ' | sed 's/ $$//'); \
 	if [ -n "$$found" ]; then \
 		echo "make build: $(BIN) links $$found: glibc would load NSS or gconv modules from the host at run time" >&2; exit 1; fi
 	@if nm $(BIN) | grep -q ' libdispatch_init$$'; then \
