@@ -69,6 +69,7 @@ package struct PosixLauncher: ProcessLaunching {
                     request.user_ns_fd = options.isolation?.userNamespace ?? -1
                     request.net_ns_fd = options.isolation?.networkNamespace ?? -1
                     request.mnt_ns_fd = options.isolation?.mountNamespace ?? -1
+                    request.new_pid_namespace = options.ownPIDNamespace ? 1 : 0
                     request.limits = options.limits.cLimits
                     request.known_limits = asmrun_process_limits()
                     request.status_write_fd = statusWriter
@@ -146,6 +147,7 @@ package struct PosixLauncher: ProcessLaunching {
         case ASMRUN_STEP_SECCOMP: return "\(name): installing its system call filter failed"
         case ASMRUN_STEP_INIT: return "\(name): its namespace's init ended before starting it"
         case ASMRUN_STEP_IDENTITY: return "\(name): becoming the unprivileged user cases run as failed"
+        case ASMRUN_STEP_PID_NAMESPACE: return "\(name): making its PID namespace failed"
         default: return name
         }
     }
