@@ -20,6 +20,8 @@ package final class ArtifactStore: Sendable {
     let environment: [String: String]
     /// Where builds run contained (`BuildView`); `nil`: as asmrun's user, in asmrun's environment.
     let bounds: BuildBounds?
+    /// The command line's `--c-flags` and `--link-flags`, after every program's own.
+    let callerFlags: CallerFlags
     /// The views by folder (`BuildBounds.folder(of:)`), or why the host refused one.
     let views = Mutex<[String: Result<BuildView, BuildViewError>]>([:])
     /// The folder of this process's private copies of executables (cases must see it).
@@ -41,9 +43,10 @@ package final class ArtifactStore: Sendable {
     /// the thread cost more than the writing it would have overlapped).
     package init(
         options: CacheOptions, environment: [String: String], launcher: any ProcessLaunching, writesAtOnce: Bool = false,
-        bounds: BuildBounds? = nil
+        bounds: BuildBounds? = nil, callerFlags: CallerFlags = CallerFlags()
     ) throws {
         self.options = options
+        self.callerFlags = callerFlags
         self.launcher = launcher
         self.bounds = bounds
         writer = EntryWriter(inline: writesAtOnce)
@@ -102,6 +105,9 @@ package final class ArtifactStore: Sendable {
         _ program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)?, notes: [String], debugInfo: Bool
     ) throws -> Artifact {
         let index = counter.add(1, ordering: .relaxed).newValue
+        var program = program
+        program.settings.cFlags += callerFlags.compile
+        program.settings.linkFlags += callerFlags.link
         var plan = try BuildPlan(program: program, toolchain: toolchain, directory: scratch, prefix: "\(index)-", debugInfo: debugInfo)
         let builder = builder(for: program, toolchain: toolchain, trace: trace)
         let notes = notes + program.formatRemarks.map { "asmrun: " + $0 }

@@ -46,6 +46,8 @@ package struct TestOptions: Sendable {
     package var jsonPath: String?
     package var verbose = false
     package var cache = CacheOptions()
+    /// `--c-flags` and `--link-flags`: the user's own, for every program's build.
+    package var callerFlags = CallerFlags()
     /// Run cases without network and with a read-only file system where possible (`--no-isolation` turns it off).
     package var isolate = true
 
@@ -94,6 +96,11 @@ package struct TestOptions: Sendable {
             case "-v", "--verbose": verbose = true
             case "--no-cache": cache.enabled = false
             case "--no-isolation": isolate = false
+            case "--c-flags", "--link-flags":
+                let text = try scanner.value(for: argument)
+                let words: [String]
+                do { words = try ShellWords.split(text) } catch { throw UsageError("\(argument): \(error)") }
+                if argument == "--c-flags" { callerFlags.compile += words } else { callerFlags.link += words }
             case "--cache-dir": cache.directory = try scanner.value(for: argument)
             case let option where option.hasPrefix("-") && option.count > 1:
                 throw UsageError.unknownOption(option, help: "asmrun test --help")
