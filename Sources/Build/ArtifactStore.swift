@@ -22,6 +22,9 @@ package final class ArtifactStore: Sendable {
     let bounds: BuildBounds?
     /// The command line's `--c-flags` and `--link-flags`, after every program's own.
     let callerFlags: CallerFlags
+    /// Told once, with a line to show, when a build has to run without a view (the host refused it).
+    let uncontained: (@Sendable (String) -> Void)?
+    let toldUncontained = Atomic<Bool>(false)
     /// The views by folder (`BuildBounds.folder(of:)`), or why the host refused one.
     let views = Mutex<[String: Result<BuildView, BuildViewError>]>([:])
     /// The folder of this process's private copies of executables (cases must see it).
@@ -43,8 +46,9 @@ package final class ArtifactStore: Sendable {
     /// the thread cost more than the writing it would have overlapped).
     package init(
         options: CacheOptions, environment: [String: String], launcher: any ProcessLaunching, writesAtOnce: Bool = false,
-        bounds: BuildBounds? = nil, callerFlags: CallerFlags = CallerFlags()
+        bounds: BuildBounds? = nil, callerFlags: CallerFlags = CallerFlags(), uncontained: (@Sendable (String) -> Void)? = nil
     ) throws {
+        self.uncontained = uncontained
         self.options = options
         self.callerFlags = callerFlags
         self.launcher = launcher

@@ -49,7 +49,7 @@ package struct TestCommand: Sendable {
             let bounds = contain ? BuildBounds(paths: options.paths, trusted: options.referencePath.map { [$0] } ?? []) : nil
             let store = try ArtifactStore(
                 options: options.cache, environment: context.environment, launcher: context.launcher, bounds: bounds,
-                callerFlags: options.callerFlags)
+                callerFlags: options.callerFlags, uncontained: { [console = context.console] in console.write($0 + "\n", to: .error) })
             defer { store.close() }
             let scratch = try TemporaryDirectory(prefix: "test", environment: context.environment, claimed: true)
             defer { scratch.remove() }

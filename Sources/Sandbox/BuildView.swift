@@ -85,9 +85,13 @@ package final class BuildView: Sendable {
             return .on(
                 "build",
                 "`asmrun test` builds in a view of its folders (read-only), the system's programs and libraries and its "
-                    + "scratch folder and cache: no network, no home, no /etc, no reference, a fixed environment")
+                    + "scratch folder and cache: no network, no home, no /etc, no reference, a fixed environment; each tool "
+                    + "PID 1 of a PID namespace of its own, so whatever it starts ends with it")
         case .failure(let problem):
-            return .off("build", "builds run in a fixed environment only, seeing what you see (\(problem.description))")
+            return .off(
+                "build",
+                "builds run in a fixed environment only, seeing what you see, and a daemon a build starts may outlive it "
+                    + "(\(problem.description))")
         }
     }
 

@@ -117,4 +117,32 @@ struct BuildDaemonTests {
         #expect(result.termination == .exited(0), "\(output)")
         Self.expectNoDaemon(token: token, fifo: fifo, marker: marker, output)
     }
+
+    /// Where no view can be made (a host refusing user namespaces, as nobody), a run says so in
+    /// one line, however many folders it builds; a contained run says nothing of the kind.
+    @Test(.enabled(if: geteuid() == 0 && Fixture.locator.find("setpriv") != nil, "needs root and setpriv to run asmrun as nobody"))
+    func uncontainedBuildsAreNotedOncePerRun() throws {
+        let base = try Fixture.visibleDirectory()
+        defer { Files.removeTree(base) }
+        for name in ["alice", "bob", "carol"] {
+            try Fixture.write(Fixture.hello, to: base + "/\(name)/hello.asm")
+            try Fixture.write("[case default]\nstdout:\n| hello\nstatus: exit 0\n", to: base + "/\(name)/hello.expect")
+            chmod(base + "/" + name, 0o755)
+        }
+        let binary = base + "/asmrun"
+        try ExecutableFile.copy(Fixture.binary, to: binary)
+        mkdir(base + "/tmp", 0o777)
+        chmod(base + "/tmp", 0o777)
+        let arguments = ["test", "alice", "bob", "carol", "--no-cache", "--runner", Fixture.runner]
+        let refused = try Fixture.asmrun(
+            ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments, in: base,
+            environment: ["HOME": base, "TMPDIR": base + "/tmp", "ASMRUN_USER_NAMESPACES": "0"],
+            executable: Fixture.locator.find("setpriv")!)
+        #expect(refused.status == .exited(0), "\(refused.stdout)\(refused.stderr)")
+        let notes = refused.stderr.components(separatedBy: "note: builds are not contained on this host").count - 1
+        #expect(notes == 1, "\(refused.stderr)")
+        let contained = try Fixture.asmrun(arguments, in: base)
+        #expect(contained.status == .exited(0), "\(contained.stdout)\(contained.stderr)")
+        #expect(!contained.stderr.contains("builds are not contained"), "\(contained.stderr)")
+    }
 }
