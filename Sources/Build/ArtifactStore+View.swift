@@ -12,8 +12,9 @@ extension ArtifactStore {
             view: contained(program, toolchain: toolchain))
     }
 
-    /// The view `program`'s build runs in, its own folder's: `nil` when builds are not contained,
-    /// the program is trusted (`BuildBounds.trusted`) or the host refuses the namespaces.
+    /// The view `program`'s build runs in, its own folder's (and what the command line's flags
+    /// name): `nil` when builds are not contained, the program is trusted (`BuildBounds.trusted`)
+    /// or the host refuses the namespaces.
     func contained(_ program: Program, toolchain: Toolchain) -> BuildView? {
         guard let bounds, !bounds.trusts(program.path) else { return nil }
         let folder = bounds.folder(of: program.path)
@@ -23,7 +24,8 @@ extension ArtifactStore {
             // a time: a view let go is closed once the builds using it end.
             if views.count >= 64, let other = views.keys.first { views[other] = nil }
             let made = BuildView.make(
-                readable: [folder] + Self.toolFolders(toolchain), writable: root.map { [$0] } ?? [], scratch: scratch,
+                readable: [folder] + Self.toolFolders(toolchain) + callerFlags.namedPaths, writable: root.map { [$0] } ?? [],
+                scratch: scratch,
                 workingDirectory: Files.currentDirectory, sharing: views.values.lazy.compactMap { try? $0.get() }.first)
             views[folder] = made
             return made
