@@ -178,6 +178,9 @@ typedef struct {
     const char *working_directory;
     /* No network namespace is made (its descriptor stays -1): the caller shares one it has. */
     int no_network;
+    /* With a user namespace: enter this one (another view's) instead of making one; its
+       descriptor is not stored again (-1). -1 otherwise. */
+    int shared_user_fd;
 } asmrun_view;
 
 /// Creates the namespaces children run in: a network namespace with no interfaces up, and a
