@@ -276,23 +276,41 @@ fail:
     _exit(127);
 }
 
-/* Runs in the vfork child: only async-signal-safe calls, never returns. */
+/* Runs in the vfork child (or, `in_pid_namespace`, as PID 1 of the namespace asmrun cloned it
+   into): only async-signal-safe calls, never returns. */
 __attribute__((noreturn)) static void child(const asmrun_spawn_request *r, volatile int *error,
-                                            volatile asmrun_step *step, volatile pid_t *program) {
+                                            volatile asmrun_step *step, volatile pid_t *program, int in_pid_namespace) {
     asmrun_reset_signals();
     *step = ASMRUN_STEP_PROCESS_GROUP;
     if (asmrun_drop_terminal(r) != 0) goto fail;
-    if (r->new_process_group && !r->new_pid_namespace && setpgid(0, 0) != 0) goto fail;
+    int starts_program = r->new_pid_namespace && !in_pid_namespace;
+    if (r->new_process_group && !starts_program && setpgid(0, 0) != 0) goto fail;
     *step = ASMRUN_STEP_CGROUP;
     /* A case outside its cgroup would run without its process limit: refuse to start it.
        Joined before the mount namespace, which has the cgroup file system read-only. */
     if (r->cgroup_procs && asmrun_write_file(r->cgroup_procs, "0\n", 2) != 0) goto fail;
     if (asmrun_enter_namespaces(r, step) != 0) goto fail;
-    if (r->new_pid_namespace) start_in_pid_namespace(r, error, step, program);
+    if (starts_program) start_in_pid_namespace(r, error, step, program);
     asmrun_exec_program(r, error, step);
 fail:
     *error = errno ? errno : ECHILD;
     _exit(127);
+}
+
+static int child_in_pid_namespace(void *argument) {
+    const struct pid_namespace_start *start = argument;
+    child(start->request, start->error, start->step, NULL, 1);
+}
+
+/* Where no user namespace has to be entered first (asmrun is root), the program is cloned
+   straight into its PID namespace, in asmrun's memory on a stack of this frame, while the
+   calling thread waits (CLONE_VFORK): no starter process. Returns the pid, or -1. */
+static pid_t clone_into_pid_namespace(const asmrun_spawn_request *r, volatile int *error, volatile asmrun_step *step) {
+    char stack[64 * 1024] __attribute__((aligned(16)));
+    struct pid_namespace_start start = {r, error, step};
+    *step = ASMRUN_STEP_PID_NAMESPACE;
+    return clone(child_in_pid_namespace, stack + sizeof stack - 64, CLONE_VM | CLONE_VFORK | CLONE_NEWPID | SIGCHLD,
+                 &start);
 }
 
 /* Where an init that shares asmrun's memory finds its request: at the top of its own stack,
@@ -417,11 +435,19 @@ int asmrun_spawn(const asmrun_spawn_request *request, pid_t *pid, void **init_st
     if (direct > 0) {
         init = (pid_t)direct;
         shared = 1;
+    } else if (request->new_pid_namespace && request->user_ns_fd < 0) {
+        child_pid = clone_into_pid_namespace(request, &error, &step);
+        saved = child_pid < 0 ? errno : error;
+        *failed_step = step;
+        if (child_pid >= 0 && saved != 0) {
+            int status;
+            while (waitpid(child_pid, &status, 0) < 0 && errno == EINTR) {}
+        }
     } else {
         child_pid = vfork();
         if (child_pid == 0) {
             if (request->case_namespaces) case_starter(request, &error, &step, &init, stack, &shared);
-            child(request, &error, &step, &program);
+            child(request, &error, &step, &program, 0);
         }
         saved = child_pid < 0 ? errno : error;
         *failed_step = step;
