@@ -38,7 +38,7 @@ package final class ArtifactStore: Sendable {
     /// Executables can be linked into the cache's staging folder (`attempt`).
     private let stagingWritable: Bool
     /// Tools' identities, read once (`identity(of:)`).
-    private let identities = Mutex<[String: String]>([:])
+    let identities = Mutex<[String: String]>([:])
 
     /// Opens the store; a cache folder that cannot be created turns caching off, a folder that is
     /// not asmrun's cache is refused (see `CacheFolder`). `writesAtOnce`: entries are written
@@ -109,9 +109,7 @@ package final class ArtifactStore: Sendable {
         _ program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)?, notes: [String], debugInfo: Bool
     ) throws -> Artifact {
         let index = counter.add(1, ordering: .relaxed).newValue
-        var program = program
-        program.settings.cFlags += callerFlags.compile
-        program.settings.linkFlags += callerFlags.link
+        let program = callerFlags.applied(to: program)
         var plan = try BuildPlan(program: program, toolchain: toolchain, directory: scratch, prefix: "\(index)-", debugInfo: debugInfo)
         let builder = builder(for: program, toolchain: toolchain, trace: trace)
         let notes = notes + program.formatRemarks.map { "asmrun: " + $0 }
@@ -291,19 +289,4 @@ package final class ArtifactStore: Sendable {
         root + "/tmp/" + key + ".\(getpid()).\(counter.add(1, ordering: .relaxed).newValue)"
     }
 
-    /// A tool's path, size and modification time: a changed or upgraded tool changes the key.
-    /// Read once per tool and store, as a build tool reads its compiler's once per run: three
-    /// stats and their formatting for every program otherwise.
-    func identity(of path: String) -> String {
-        if let known = identities.withLock({ $0[path] }) { return known }
-        let identity = Self.identity(of: path)
-        identities.withLock { $0[path] = identity }
-        return identity
-    }
-
-    static func identity(of path: String) -> String {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return "absent" }
-        return "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-    }
 }

@@ -18,6 +18,14 @@ package struct CallerFlags: Sendable, Equatable {
         self.link = link
     }
 
+    /// `program` with these flags after its own.
+    package func applied(to program: Program) -> Program {
+        var program = program
+        program.settings.cFlags += compile
+        program.settings.linkFlags += link
+        return program
+    }
+
     /// The existing files and folders the flags name (absolute, standardized, at most
     /// `maximumPaths`): a word that is a path, a path after `=` (`--sysroot=/x`) or after a
     /// one-letter option (`-L/opt/lib`, `-I../inc`), each item of a `-Wl,` list alike.

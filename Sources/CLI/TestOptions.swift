@@ -96,11 +96,7 @@ package struct TestOptions: Sendable {
             case "-v", "--verbose": verbose = true
             case "--no-cache": cache.enabled = false
             case "--no-isolation": isolate = false
-            case "--c-flags", "--link-flags":
-                let text = try scanner.value(for: argument)
-                let words: [String]
-                do { words = try ShellWords.split(text) } catch { throw UsageError("\(argument): \(error)") }
-                if argument == "--c-flags" { callerFlags.compile += words } else { callerFlags.link += words }
+            case "--c-flags", "--link-flags": try addFlags(argument, try scanner.value(for: argument))
             case "--cache-dir": cache.directory = try scanner.value(for: argument)
             case let option where option.hasPrefix("-") && option.count > 1:
                 throw UsageError.unknownOption(option, help: "asmrun test --help")
@@ -114,6 +110,13 @@ package struct TestOptions: Sendable {
                 throw UsageError("--filter `\(filter)` is not a valid regular expression")
             }
         }
+    }
+
+    /// `--c-flags FLAGS` or `--link-flags FLAGS`, split as a shell would.
+    private mutating func addFlags(_ option: String, _ text: String) throws {
+        let words: [String]
+        do { words = try ShellWords.split(text) } catch { throw UsageError("\(option): \(error)") }
+        if option == "--c-flags" { callerFlags.compile += words } else { callerFlags.link += words }
     }
 
     /// `--limit memory=2G`: a ceiling of the run (`output` is `--output-limit`).

@@ -66,10 +66,7 @@ package struct PosixLauncher: ProcessLaunching {
                     request.new_process_group = options.newProcessGroup ? 1 : 0
                     request.detach_terminal = options.withoutTerminal ? 1 : 0
                     request.cgroup_procs = cgroup
-                    request.user_ns_fd = options.isolation?.userNamespace ?? -1
-                    request.net_ns_fd = options.isolation?.networkNamespace ?? -1
-                    request.mnt_ns_fd = options.isolation?.mountNamespace ?? -1
-                    request.new_pid_namespace = options.ownPIDNamespace ? 1 : 0
+                    request.enter(options.isolation, ownPIDNamespace: options.ownPIDNamespace)
                     request.limits = options.limits.cLimits
                     request.known_limits = asmrun_process_limits()
                     request.status_write_fd = statusWriter
@@ -154,6 +151,14 @@ package struct PosixLauncher: ProcessLaunching {
 }
 
 extension asmrun_spawn_request {
+    /// Enters `namespaces` (those it has), then, with `ownPIDNamespace`, a PID namespace of its own.
+    mutating func enter(_ namespaces: Namespaces?, ownPIDNamespace: Bool) {
+        user_ns_fd = namespaces?.userNamespace ?? -1
+        net_ns_fd = namespaces?.networkNamespace ?? -1
+        mnt_ns_fd = namespaces?.mountNamespace ?? -1
+        new_pid_namespace = ownPIDNamespace ? 1 : 0
+    }
+
     /// Runs the program as `identity` (see `CaseIdentity`), when there is one.
     mutating func take(_ identity: CaseIdentity?) {
         guard let identity else { return }
