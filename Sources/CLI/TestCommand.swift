@@ -50,7 +50,8 @@ package struct TestCommand: Sendable {
             let contain = options.isolate && context.environment["ASMRUN_BUILD_VIEW"] != "0"
             let bounds = contain ? BuildBounds(paths: options.paths, trusted: options.referencePath.map { [$0] } ?? []) : nil
             let store = try ArtifactStore(
-                options: options.cache, environment: context.environment, launcher: context.launcher, bounds: bounds)
+                options: options.cache, environment: context.environment, launcher: context.launcher, bounds: bounds,
+                callerFlags: options.callerFlags, uncontained: { [console = context.console] in console.write($0 + "\n", to: .error) })
             defer { store.close() }
             let scratch = try TemporaryDirectory(prefix: "test", environment: context.environment, claimed: true)
             defer { scratch.remove() }

@@ -47,6 +47,8 @@ package struct TestOptions: Sendable {
     package var jsonPath: String?
     package var verbose = false
     package var cache = CacheOptions()
+    /// `--c-flags` and `--link-flags`: the user's own, for every program's build.
+    package var callerFlags = CallerFlags()
     /// Run cases without network and with a read-only file system where possible (`--no-isolation` turns it off).
     package var isolate = true
 
@@ -95,6 +97,7 @@ package struct TestOptions: Sendable {
             case "-v", "--verbose": verbose = true
             case "--no-cache": cache.enabled = false
             case "--no-isolation": isolate = false
+            case "--c-flags", "--link-flags": try addFlags(argument, try scanner.value(for: argument))
             case "--cache-dir": cache.directory = try scanner.value(for: argument)
             case let option where option.hasPrefix("-") && option.count > 1:
                 throw UsageError.unknownOption(option, help: "asmrun test --help")
@@ -108,6 +111,13 @@ package struct TestOptions: Sendable {
                 throw UsageError("--filter `\(filter)` is not a valid regular expression")
             }
         }
+    }
+
+    /// `--c-flags FLAGS` or `--link-flags FLAGS`, split as a shell would.
+    private mutating func addFlags(_ option: String, _ text: String) throws {
+        let words: [String]
+        do { words = try ShellWords.split(text) } catch { throw UsageError("\(option): \(error)") }
+        if option == "--c-flags" { callerFlags.compile += words } else { callerFlags.link += words }
     }
 
     /// `--limit memory=2G`: a ceiling of the run (`output` is `--output-limit`).

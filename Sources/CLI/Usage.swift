@@ -132,6 +132,8 @@ enum Usage {
           --limit NAME=VALUE       the most `; asmrun: limit NAME VALUE` may ask for (memory,
                                    file-size, cpu, processes, open-files; the default otherwise)
           --scratch-limit BYTES    the most a case may write into its folder (default 256M)
+          --c-flags FLAGS          flags for compiling every program's C files (yours: not checked)
+          --link-flags FLAGS       flags for every program's link step (yours: not checked)
           --junit PATH             write a JUnit XML report
           --json PATH              write a JSON report (schema in Documentation/testing.md)
           --reference DIR          take every program's expectations from DIR: SUB/x.asm is
