@@ -2,33 +2,22 @@
 PREFIX ?= /usr/local
 SWIFT ?= swift
 BIN := .build/release/asmrun
-# --disable-local-rpath: SwiftPM's `$ORIGIN` runpath made the loader look for libc, libm and
-# libseccomp in the binary's own folder first (23 failed opens at every start, and a library
-# planted beside a copied binary would load); asmrun has no shared library of its own.
-RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
-# A position-dependent executable: as PIE its 21,000 relative relocations were applied at every
-# start, and the pages they wrote copied, 0.4 ms of a cold `asmrun hello.asm` (9.43 -> 9.05 ms,
-# two runs of 400 interleaved rounds; see BENCHMARKS.md). The C library, heap, stack and every
-# program asmrun runs (each exec'd on its own) keep their randomised addresses; asmrun's process
-# runs no code but its own. `make build PIE=1` builds a PIE.
-ifneq ($(PIE),1)
-RELEASE_FLAGS += -Xswiftc -Xclang-linker -Xswiftc -no-pie
-endif
-# The static stdlib's link arguments export every symbol of asmrun's own code (2,900 of them), and
-# the runtime's first act, looking for swift-backtrace, resolves its own address with dladdr,
-# which reads that table from end to end: 0.08 ms of `asmrun --version` (1.53 -> 1.46 ms, 2,000
-# alternating runs). Nothing looks asmrun's symbols up at run time; a crash report in a stripped
-# binary had names from them, but without swift-backtrace installed it prints none anyway.
-RELEASE_FLAGS += -Xlinker --no-export-dynamic
-# Under its static stdlib Swift still links the C++ runtime as shared libraries (libstdc++,
-# libgcc_s): loading and relocating them was 0.35 ms of asmrun's 2.2 ms start (`perf stat -r 100
-# asmrun --version`); libseccomp, loaded the same way, another 0.05-0.08 ms (2,000 alternating
-# runs of `asmrun --version`). The release binary takes all three as archives: a linker script
-# named lib<name>.so, searched first, names the archive gcc has (asked when building, after `make
-# deps` may have installed gcc). Without an archive the build keeps that library shared.
-STATIC_LINK_DIR := $(CURDIR)/.build/static-link
-STATIC_ARCHIVES := stdc++ seccomp
-STATIC_LINK_FLAGS := -Xlinker -L$(STATIC_LINK_DIR) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
+# A fully static executable (-static-executable): the Swift runtime, the C++ runtime, libseccomp
+# and glibc are all linked in, so there is no program interpreter, no shared library and no
+# loader relocating them at start (0.35 ms of a 2.2 ms start were libstdc++ and libgcc_s alone).
+# The binary runs in a root that holds nothing but itself and on older distributions (Debian 11,
+# glibc 2.31), and the .deb depends on no libc. It is position-dependent, as the release binary
+# was before: the C library's heap, the stack and every program asmrun runs keep their randomised
+# addresses. glibc linked statically must not look users or hosts up (NSS would dlopen
+# libnss_*.so from the host): the checks below refuse those functions. The two --wrap flags fit
+# the Swift runtime's start-up to a root without /proc (Sources/CAsmRunStatic/static.c): the
+# arguments come from the C start-up rather than /proc/self/maps, and swift-backtrace, which no
+# release ships, is not searched for beside the binary.
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -static-executable
+RELEASE_FLAGS += -Xlinker --wrap=fopen -Xlinker --wrap=swift_copyAuxiliaryExecutablePath
+# Functions whose glibc implementation loads NSS or gconv modules at run time.
+DYNAMIC_LOOKUPS := getpwnam getpwuid getpwent getgrnam getgrgid getgrent getgrouplist initgroups \
+	getaddrinfo gethostbyname gethostbyaddr getservbyname getprotobyname getnameinfo iconv_open
 ARCH := $(shell uname -m)
 VERSION := $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/CLI/AsmRun.swift)
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo $(ARCH))
@@ -82,25 +71,19 @@ deps:
 	fi
 
 build:
-	@flags=""; static=""; \
-	for name in $(STATIC_ARCHIVES); do \
-		archive=$$($(CC) -print-file-name=lib$$name.a 2>/dev/null); \
-		case "$$archive" in /*) mkdir -p "$(STATIC_LINK_DIR)" && echo "INPUT($$archive)" > "$(STATIC_LINK_DIR)/lib$$name.so" \
-			&& flags="$(STATIC_LINK_FLAGS)" && static="$$static $$name";; esac; \
-	done; \
-	echo "$(SWIFT) build $(RELEASE_FLAGS) $$flags"; $(SWIFT) build $(RELEASE_FLAGS) $$flags || exit 1; \
-	if [ "$(PIE)" != 1 ] && readelf -h $(BIN) | grep -q 'Type: *DYN'; then \
-		echo "make build: $(BIN) is position-independent; the -no-pie link did not take" >&2; exit 1; fi; \
-	if readelf --dyn-syms -W $(BIN) | awk 'NR > 3 && $$7 != "UND"' | grep -q .; then \
-		echo "make build: $(BIN) exports symbols; the loader's and dladdr's work grows with them" >&2; exit 1; fi; \
-	if objdump -p $(BIN) | grep -Eq '(RPATH|RUNPATH) '; then \
-		echo "make build: $(BIN) has a runpath; the loader would search the binary's folder" >&2; exit 1; fi; \
-	for name in $$static $${flags:+gcc_s}; do \
-		if objdump -p $(BIN) | grep -q "NEEDED  *lib$$name\\.so"; then \
-			echo "make build: $(BIN) still loads lib$$name.so; the static link did not take (rm $(BIN) to relink)" >&2; exit 1; fi; \
-	done; \
-	if nm $(BIN) | grep -q ' libdispatch_init$$'; then \
+	@echo "building asmrun, about a minute the first time…"
+	$(SWIFT) build $(RELEASE_FLAGS) --product asmrun
+	@if readelf -lW $(BIN) | grep -Eq '^ *(INTERP|DYNAMIC) '; then \
+		echo "make build: $(BIN) has a program interpreter or a dynamic section; the static link did not take (rm $(BIN) to relink)" >&2; exit 1; fi
+	@if readelf -hW $(BIN) | grep -q 'Type: *DYN'; then \
+		echo "make build: $(BIN) is position-independent; -static-executable did not take" >&2; exit 1; fi
+	@found=$$(nm $(BIN) | awk '$$2 ~ /^[TtWw]$$/ {print $$3}' | grep -Fx -e $$(echo $(DYNAMIC_LOOKUPS) | sed 's/ / -e /g') | tr '\n' ' ' | sed 's/ $$//'); \
+	if [ -n "$$found" ]; then \
+		echo "make build: $(BIN) links $$found: glibc would load NSS or gconv modules from the host at run time" >&2; exit 1; fi
+	@if nm $(BIN) | grep -q ' libdispatch_init$$'; then \
 		echo "make build: $(BIN) links libdispatch, whose initializer runs at every start; use Support's Semaphore" >&2; exit 1; fi
+	@if ! nm $(BIN) | grep -q ' __wrap_swift_copyAuxiliaryExecutablePath$$'; then \
+		echo "make build: $(BIN) lacks CAsmRunStatic's start-up wrappers" >&2; exit 1; fi
 
 run: deps build
 	$(BIN) asm/hello.asm
@@ -111,7 +94,8 @@ unit-test:
 	$(SWIFT) test
 
 # The sample corpus natively and under qemu (native is skipped, with a note, on ARM hosts),
-# then as if on an ARM host; the conformance corpus (Tests/Conformance) the same two ways, and
+# then as if on an ARM host; the NASM examples of the README and the guides (doc-tests) the same
+# two ways; the conformance corpus (Tests/Conformance) the same two ways, and
 # on x86_64 hosts (where the native runner runs too) the check that Documentation/CONFORMANCE.md
 # is the table its run gives, and the classic build of every probe (nasm && ld, no asmrun)
 # against the same expectations, natively and under qemu.
@@ -119,6 +103,8 @@ CONFORMANCE_REPORT := .build/conformance.json
 corpus-test:
 	$(BIN) test asm --runner native,qemu
 	ASMRUN_HOST_ARCH=aarch64 $(BIN) test asm
+	$(BIN) test README.md Documentation --runner native,qemu
+	ASMRUN_HOST_ARCH=aarch64 $(BIN) test README.md Documentation
 	$(BIN) test Tests/Conformance --runner native,qemu --json $(CONFORMANCE_REPORT)
 	ASMRUN_HOST_ARCH=aarch64 $(BIN) test Tests/Conformance
 ifeq ($(ARCH),x86_64)
@@ -171,18 +157,15 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/asmrun $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_asmrun \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/asmrun.fish
 
-# asmrun_VERSION_ARCH.deb with dpkg-deb; Tests/Package/test-deb.sh installs it in a fresh chroot.
+# asmrun_VERSION_ARCH.deb with dpkg-deb; Tests/Package/test-deb.sh installs it in Debian roots.
 deb: build
 	VERSION=$(VERSION) DEB_ARCH=$(DEB_ARCH) sh Packaging/deb.sh $(BIN) asmrun_$(VERSION)_$(DEB_ARCH).deb
 	@echo "built asmrun_$(VERSION)_$(DEB_ARCH).deb"
 
-# asmrun-VERSION-ARCH.tar.gz: the same files under asmrun-VERSION/ (bin/, share/, README.md).
+# This machine's half of a release (Packaging/release.sh): in .build/assets, the tarball
+# asmrun-VERSION-ARCH-linux.tar.gz, the .deb and their SHA256SUMS.
 dist: build
-	rm -rf .build/dist && $(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/.build/dist PREFIX=/asmrun-$(VERSION)
-	install -m 644 README.md .build/dist/asmrun-$(VERSION)/README.md
-	strip --strip-unneeded .build/dist/asmrun-$(VERSION)/bin/asmrun
-	tar -C .build/dist --owner=0 --group=0 -czf asmrun-$(VERSION)-$(ARCH).tar.gz asmrun-$(VERSION)
-	@echo "built asmrun-$(VERSION)-$(ARCH).tar.gz"
+	sh Packaging/release.sh .build/assets
 
 # Benchmarks asmrun against a posix_spawn floor (cc builds it), a shell loop, make, lit, turnt
 # and xargs -P, in interleaved rounds; writes BENCHMARKS.md (about 5 minutes on 2 cores).

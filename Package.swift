@@ -9,7 +9,9 @@ import PackageDescription
 // Support is a leaf (errors, files, hashing, the console) but for CAsmRunHash, the processor's
 // SHA-256 instructions; Sandbox starts, supervises and contains processes; the rest are the
 // stages a program goes through; Session is one `asmrun test` run as an object any front end
-// starts and observes, and CLI only parses and prints. Declarations shared between targets are `package`: nothing
+// starts and observes, and CLI only parses and prints. CAsmRunStatic fits the Swift runtime's
+// start-up to the static release binary (`make build`). Declarations shared between targets are
+// `package`: nothing
 // outside this package links the library.
 let package = Package(
     name: "asmrun",
@@ -17,19 +19,21 @@ let package = Package(
         .executable(name: "asmrun", targets: ["asmrun"])
     ],
     targets: [
-        .executableTarget(name: "asmrun", dependencies: ["CLI"]),
+        .executableTarget(name: "asmrun", dependencies: ["CLI", "CAsmRunStatic"]),
         .target(name: "CLI", dependencies: ["Session", "Report", "Suite", "Run", "Build", "Source", "Sandbox", "Support"]),
         .target(name: "Session", dependencies: ["Report", "Suite", "Run", "Build", "Source", "Sandbox", "Support"]),
         .target(name: "Report", dependencies: ["Suite", "Compare", "Sandbox", "Support"]),
         .target(name: "Suite", dependencies: ["Compare", "Run", "Build", "Source", "Sandbox", "Support"]),
         .target(name: "Compare", dependencies: ["Sandbox", "Support"]),
-        .target(name: "Run", dependencies: ["Build", "Source", "Sandbox", "Support"]),
+        .target(name: "Run", dependencies: ["CAsmRunTrace", "Build", "Source", "Sandbox", "Support"]),
         .target(name: "Build", dependencies: ["Source", "Sandbox", "Support"]),
         .target(name: "Source", dependencies: ["Support"]),
         .target(name: "Sandbox", dependencies: ["CAsmRunSpawn", "CSeccomp", "Support"]),
         .target(name: "Support", dependencies: ["CAsmRunHash"]),
         .target(name: "CAsmRunHash"),
         .target(name: "CAsmRunSpawn"),
+        .target(name: "CAsmRunStatic"),
+        .target(name: "CAsmRunTrace"),
         .systemLibrary(name: "CSeccomp", providers: [.apt(["libseccomp-dev"])]),
         // Fixtures and fakes the test targets share (a scripted launcher, fake suite stages).
         .target(
@@ -53,7 +57,7 @@ let package = Package(
 // runtime then does not demangle each name at the type's first use, which was a tenth of a single
 // cold run's own CPU time (`perf record -g`, 300 runs of `asmrun asm/hello.asm`). The flag picks
 // the older of the compiler's two ways to reach the same metadata; the tests build with it too.
-let cTargets: Set = ["CAsmRunHash", "CAsmRunSpawn", "CSeccomp"]
+let cTargets: Set = ["CAsmRunHash", "CAsmRunSpawn", "CAsmRunStatic", "CAsmRunTrace", "CSeccomp"]
 for target in package.targets where !cTargets.contains(target.name) {
     target.swiftSettings = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
 }

@@ -9,8 +9,8 @@ _asmrun() {
         words=("${COMP_WORDS[@]}")
         cword=$COMP_CWORD
     fi
-    local run_options="-f --format -I -D --link -l --link-flags --c-flags --runner -o --timeout --strace --no-crash-report -g --debug --batch --no-cache --cache-dir -v --verbose -h --help --version"
-    local test_options="--update -j --jobs --runner --filter --list --shard --balance --fail-fast --timeout --output-limit --limit --scratch-limit --junit --json --reference --untrusted --gradescope --csv --report-dir --no-isolation --no-cache --cache-dir -v --verbose -h --help"
+    local run_options="-f --format -I -D --link -l --link-flags --c-flags --runner -o --timeout --strace --no-crash-report -g --debug --batch --stdin --steps --json --no-cache --cache-dir -v --verbose -h --help --version"
+    local test_options="--update -j --jobs --runner --filter --list --shard --balance --fail-fast --timeout --output-limit --limit --scratch-limit --c-flags --link-flags --junit --json --reference --untrusted --gradescope --csv --report-dir --no-isolation --no-cache --cache-dir -v --verbose -h --help"
     local command="" i
     for ((i = 1; i < cword; i++)); do
         if [[ ${words[i]} == -- ]]; then
@@ -20,7 +20,7 @@ _asmrun() {
     done
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            run | test | debug | doctor | cache) command=${words[i]}; break ;;
+            run | test | debug | trace | report | doctor | cache) command=${words[i]}; break ;;
             -*) ;;
             *) command=run; break ;;
         esac
@@ -36,18 +36,18 @@ _asmrun() {
             fi
             return ;;
         -I | --cache-dir | --reference | --report-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        -o | --junit | --json | --gradescope | --csv | --balance) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        -D | -l | --link-flags | --c-flags | --timeout | -j | --jobs | --filter | --shard | --output-limit | --limit | --scratch-limit) return ;;
+        -o | --junit | --json | --gradescope | --csv | --balance | --summary | --stdin) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -D | -l | --link-flags | --c-flags | --timeout | -j | --jobs | --filter | --shard | --output-limit | --limit | --scratch-limit | --steps) return ;;
     esac
     case $command in
         "")
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$run_options" -- "$cur"))
             else
-                COMPREPLY=($(compgen -W "run test debug doctor cache" -- "$cur"))
+                COMPREPLY=($(compgen -W "run test debug trace report doctor cache" -- "$cur"))
                 COMPREPLY+=($(compgen -f -X '!*.asm' -- "$cur") $(compgen -d -S / -- "$cur"))
             fi ;;
-        run | test | debug)
+        run | test | debug | trace)
             local options=$run_options
             [[ $command == test ]] && options=$test_options
             if [[ $cur == -* ]]; then
@@ -56,6 +56,14 @@ _asmrun() {
                 COMPREPLY=($(compgen -f -X '!*.asm' -- "$cur") $(compgen -d -S / -- "$cur"))
             fi ;;
         cache) COMPREPLY=($(compgen -W "info clean --cache-dir" -- "$cur")) ;;
+        report)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--json --junit --summary -h --help" -- "$cur"))
+            elif [[ $prev == report ]]; then
+                COMPREPLY=($(compgen -W "merge" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -S / -- "$cur"))
+            fi ;;
     esac
     [[ ${COMPREPLY[*]} == */ ]] && compopt -o nospace 2>/dev/null
     return 0

@@ -2,7 +2,7 @@
 function __asmrun_no_command
     for word in (commandline -opc)[2..-1]
         switch $word
-            case run test debug doctor cache
+            case run test debug trace report doctor cache
                 return 1
             case '-*'
             case '*'
@@ -26,13 +26,20 @@ complete -c asmrun -f
 complete -c asmrun -n __asmrun_no_command -a run -d 'Assemble, link and run one program'
 complete -c asmrun -n __asmrun_no_command -a test -d 'Run programs against their .expect files'
 complete -c asmrun -n __asmrun_no_command -a debug -d 'gdb on a program, stopped where it starts'
+complete -c asmrun -n __asmrun_no_command -a report -d 'Merge the JSON reports of a sharded run'
+complete -c asmrun -n __asmrun_no_command -a trace -d 'Run a program step by step, printing what each line changed'
 complete -c asmrun -n __asmrun_no_command -a doctor -d 'What this host can do and what is missing'
 complete -c asmrun -n __asmrun_no_command -a cache -d 'Show or empty the build cache'
-complete -c asmrun -n 'not __fish_seen_subcommand_from doctor cache' -a '(__asmrun_asm_files)'
+complete -c asmrun -n 'not __fish_seen_subcommand_from report doctor cache' -a '(__asmrun_asm_files)'
 complete -c asmrun -n '__fish_seen_subcommand_from cache' -a 'info clean'
+complete -c asmrun -n '__fish_seen_subcommand_from report' -a merge
+complete -c asmrun -n '__fish_seen_subcommand_from report' -l json -r -F -d 'Write the combined JSON report'
+complete -c asmrun -n '__fish_seen_subcommand_from report' -l junit -r -F -d 'Write a JUnit XML report'
+complete -c asmrun -n '__fish_seen_subcommand_from report' -l summary -r -F -d 'Write the Markdown summary'
+complete -c asmrun -n '__fish_seen_subcommand_from report' -a '(__fish_complete_suffix .json)'
 
 # Run options (also what `asmrun FILE.asm` takes).
-set -l run 'not __fish_seen_subcommand_from test doctor cache'
+set -l run 'not __fish_seen_subcommand_from test report doctor cache'
 complete -c asmrun -n $run -s f -l format -x -a 'elf64 elf32' -d 'Object format'
 complete -c asmrun -n $run -s I -r -a '(__fish_complete_directories)' -d 'Include directory for nasm'
 complete -c asmrun -n $run -s D -x -d 'Define a macro for nasm'
@@ -46,6 +53,9 @@ complete -c asmrun -n $run -l strace -d 'Print the system calls after the run'
 complete -c asmrun -n $run -l no-crash-report -d 'On a crash one line, no second run under gdb'
 complete -c asmrun -n $run -s g -l debug -d 'Build with line tables, run and keep that build'
 complete -c asmrun -n '__fish_seen_subcommand_from debug' -l batch -d 'Stop at the start, print the line, quit'
+complete -c asmrun -n '__fish_seen_subcommand_from debug' -l stdin -r -F -d 'The program reads this file'
+complete -c asmrun -n '__fish_seen_subcommand_from trace' -l steps -x -d 'Stop after this many instructions'
+complete -c asmrun -n '__fish_seen_subcommand_from trace' -l json -r -F -d 'Write the trace as JSON here'
 complete -c asmrun -n $run -l version -d 'Print the version'
 
 # Test options.
@@ -61,6 +71,8 @@ complete -c asmrun -n $test -l fail-fast -d 'Stop after the first failure'
 complete -c asmrun -n $test -l output-limit -x -d 'Bytes kept per stream'
 complete -c asmrun -n $test -l limit -x -d 'The most a program may ask for, NAME=VALUE'
 complete -c asmrun -n $test -l scratch-limit -x -d 'Bytes a case may write into its folder'
+complete -c asmrun -n $test -l c-flags -x -d 'Flags for compiling every program C file'
+complete -c asmrun -n $test -l link-flags -x -d 'Flags for every program link step'
 complete -c asmrun -n $test -l junit -r -F -d 'JUnit XML report'
 complete -c asmrun -n $test -l json -r -F -d 'JSON report'
 complete -c asmrun -n $test -l reference -r -a '(__fish_complete_directories)' -d 'Folder of expectations for every submission'

@@ -126,3 +126,21 @@ extension ArtifactStore {
 
 private let backslash = UInt8(ascii: "\\")
 private let newline = UInt8(ascii: "\n")
+
+extension ArtifactStore {
+    /// A tool's path, size and modification time: a changed or upgraded tool changes the key.
+    /// Read once per tool and store, as a build tool reads its compiler's once per run: three
+    /// stats and their formatting for every program otherwise.
+    func identity(of path: String) -> String {
+        if let known = identities.withLock({ $0[path] }) { return known }
+        let identity = Self.identity(of: path)
+        identities.withLock { $0[path] = identity }
+        return identity
+    }
+
+    static func identity(of path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "absent" }
+        return "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    }
+}

@@ -53,7 +53,8 @@ extension ArtifactStore {
         let warnings = try builder.run(command, stage: .link, source: program.path) { output in
             BuildFailure.linkHint(output, driver: driver, objects: objects)
         }
-        return (warnings, linkedFiles(plan))
+        let lost = driver == .cDriverOwnStart ? LinkDecision.lostStdioWarning(program, objects: objects.map(\.symbols)) : nil
+        return (warnings + (lost.map { $0 + "\n" } ?? ""), linkedFiles(plan))
     }
 
     /// The files the linker listed, but for this build's own objects and the prebuilt ones

@@ -55,7 +55,13 @@ extension ArtifactStore {
             return ObtainedObject(key: key, warnings: entry.warnings, inputs: inputs)
         }
         let stage: BuildFailure.Stage = step.language == .assembly ? .assemble : .compile
-        let hint = step.language == .assembly ? BuildFailure.assemblyHint : BuildFailure.compileHint
+        let source = step.source
+        let hint: (String) -> String?
+        if step.language == .assembly {
+            hint = { output in BuildFailure.foreignHint(source) ?? BuildFailure.assemblyHint(output) }
+        } else {
+            hint = BuildFailure.compileHint
+        }
         let warnings = try builder.run(step.command, stage: stage, source: step.source, hint: hint)
         try checkUnchanged(step, program: program)
         guard let root else { return ObtainedObject(key: nil, warnings: warnings, inputs: []) }
@@ -89,7 +95,14 @@ extension ArtifactStore {
         digest.update(field: step.command.executable)
         digest.update(field: identity(of: step.command.executable))
         for argument in step.command.arguments {
-            digest.update(field: argument == step.object ? "@object" : argument == step.dependencyFile ? "@deps" : argument)
+            if argument == step.object || argument == step.dependencyFile {
+                digest.update(field: argument == step.object ? "@object" : "@deps")
+            } else if argument.hasPrefix(scratch) {
+                // A Markdown block's code, written to this run's scratch folder under a name of its own.
+                digest.update(field: "@scratch" + argument.dropFirst(scratch.count))
+            } else {
+                digest.update(field: argument)
+            }
         }
         for name in BuildPlan.environment(of: step.language) {
             digest.update(field: name)

@@ -1,6 +1,7 @@
 import Sandbox
 import Source
 import Support
+import Synchronization
 
 extension ArtifactStore {
     /// What runs `program`'s build steps: in the view and the fixed environment when builds are
@@ -11,22 +12,35 @@ extension ArtifactStore {
             view: contained(program, toolchain: toolchain))
     }
 
-    /// The view `program`'s build runs in, its own folder's: `nil` when builds are not contained,
-    /// the program is trusted (`BuildBounds.trusted`) or the host refuses the namespaces.
+    /// The view `program`'s build runs in, its own folder's (and what the command line's flags
+    /// name): `nil` when builds are not contained, the program is trusted (`BuildBounds.trusted`)
+    /// or the host refuses the namespaces.
     func contained(_ program: Program, toolchain: Toolchain) -> BuildView? {
         guard let bounds, !bounds.trusts(program.path) else { return nil }
         let folder = bounds.folder(of: program.path)
-        return views.withLock { views in
-            if let made = views[folder] { return try? made.get() }
+        let made = views.withLock { views in
+            if let made = views[folder] { return made }
             // A run of hundreds of submissions keeps at most 64 views (three descriptors each) at
             // a time: a view let go is closed once the builds using it end.
             if views.count >= 64, let other = views.keys.first { views[other] = nil }
             let made = BuildView.make(
-                readable: [folder] + Self.toolFolders(toolchain), writable: root.map { [$0] } ?? [], scratch: scratch,
+                readable: [folder] + Self.toolFolders(toolchain) + callerFlags.namedPaths, writable: root.map { [$0] } ?? [],
+                scratch: scratch,
                 workingDirectory: Files.currentDirectory, sharing: views.values.lazy.compactMap { try? $0.get() }.first)
             views[folder] = made
-            return try? made.get()
+            return made
         }
+        if case .failure(let problem) = made, toldUncontained.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+        {
+            uncontained?(Self.uncontainedNote(problem))
+        }
+        return try? made.get()
+    }
+
+    /// The run's one line about builds the host would not contain.
+    static func uncontainedNote(_ problem: BuildViewError) -> String {
+        "note: builds are not contained on this host (\(problem.description)): nasm, cc and ld run in a fixed environment "
+            + "but see what you see, and a daemon a build starts may outlive it; `asmrun doctor` says which layers are there"
     }
 
     /// The folders of the tools outside /usr (a nasm in /opt, a test's stand-in), which the

@@ -20,6 +20,11 @@ package final class ArtifactStore: Sendable {
     let environment: [String: String]
     /// Where builds run contained (`BuildView`); `nil`: as asmrun's user, in asmrun's environment.
     let bounds: BuildBounds?
+    /// The command line's `--c-flags` and `--link-flags`, after every program's own.
+    let callerFlags: CallerFlags
+    /// Told once, with a line to show, when a build has to run without a view (the host refused it).
+    let uncontained: (@Sendable (String) -> Void)?
+    let toldUncontained = Atomic<Bool>(false)
     /// The views by folder (`BuildBounds.folder(of:)`), or why the host refused one.
     let views = Mutex<[String: Result<BuildView, BuildViewError>]>([:])
     /// The folder of this process's private copies of executables (cases must see it).
@@ -33,7 +38,7 @@ package final class ArtifactStore: Sendable {
     /// Executables can be linked into the cache's staging folder (`attempt`).
     private let stagingWritable: Bool
     /// Tools' identities, read once (`identity(of:)`).
-    private let identities = Mutex<[String: String]>([:])
+    let identities = Mutex<[String: String]>([:])
 
     /// Opens the store; a cache folder that cannot be created turns caching off, a folder that is
     /// not asmrun's cache is refused (see `CacheFolder`). `writesAtOnce`: entries are written
@@ -41,9 +46,11 @@ package final class ArtifactStore: Sendable {
     /// the thread cost more than the writing it would have overlapped).
     package init(
         options: CacheOptions, environment: [String: String], launcher: any ProcessLaunching, writesAtOnce: Bool = false,
-        bounds: BuildBounds? = nil
+        bounds: BuildBounds? = nil, callerFlags: CallerFlags = CallerFlags(), uncontained: (@Sendable (String) -> Void)? = nil
     ) throws {
+        self.uncontained = uncontained
         self.options = options
+        self.callerFlags = callerFlags
         self.launcher = launcher
         self.bounds = bounds
         writer = EntryWriter(inline: writesAtOnce)
@@ -102,6 +109,7 @@ package final class ArtifactStore: Sendable {
         _ program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)?, notes: [String], debugInfo: Bool
     ) throws -> Artifact {
         let index = counter.add(1, ordering: .relaxed).newValue
+        let program = callerFlags.applied(to: program)
         var plan = try BuildPlan(program: program, toolchain: toolchain, directory: scratch, prefix: "\(index)-", debugInfo: debugInfo)
         let builder = builder(for: program, toolchain: toolchain, trace: trace)
         let notes = notes + program.formatRemarks.map { "asmrun: " + $0 }
@@ -281,19 +289,4 @@ package final class ArtifactStore: Sendable {
         root + "/tmp/" + key + ".\(getpid()).\(counter.add(1, ordering: .relaxed).newValue)"
     }
 
-    /// A tool's path, size and modification time: a changed or upgraded tool changes the key.
-    /// Read once per tool and store, as a build tool reads its compiler's once per run: three
-    /// stats and their formatting for every program otherwise.
-    func identity(of path: String) -> String {
-        if let known = identities.withLock({ $0[path] }) { return known }
-        let identity = Self.identity(of: path)
-        identities.withLock { $0[path] = identity }
-        return identity
-    }
-
-    static func identity(of path: String) -> String {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return "absent" }
-        return "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-    }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import Sandbox
+import Source
 import Support
 
 /// nasm or the linker rejected a program; carries the tool's own output and a hint.
@@ -62,6 +63,13 @@ package struct BuildFailure: AsmRunError, Equatable {
                 "the tool ran out of the \(Builder.limits.addressSpace! >> 30) GiB of memory a build may use; look for a `times` or `%rep` that large"
         }
         return nil
+    }
+
+    /// What a source nasm rejected is when it is not NASM at all (GNU as, MASM, DOS), read from
+    /// its first 256 KiB.
+    static func foreignHint(_ source: String) -> String? {
+        guard let bytes = try? Files.read(source) else { return nil }
+        return ForeignDialect(Substring(decoding: bytes.prefix(256 << 10), as: UTF8.self))?.hint
     }
 
     /// A fix for the assembly errors people hit most, recognised in nasm's output.

@@ -89,12 +89,23 @@ package struct BuildPlan: Sendable, Equatable {
         let bits = format == .elf32 && toolchain.host.runsX86_64 ? ["-m32"] : []
         let dependencies = object + ".d"
         let arguments =
-            bits + ["-c"] + (debugInfo ? ["-g"] : []) + program.settings.cFlags + [
+            bits + ["-c"] + (debugInfo ? ["-g"] : []) + stableFileMacro(source.path, in: program) + program.settings.cFlags + [
                 "-MD", "-MF", dependencies, "-o", object, operand(source.path),
             ]
         return CompileStep(
             source: source.path, language: .c, command: Command(try toolchain.compilerDriver(for: format), arguments),
             object: object, dependencyFile: dependencies)
+    }
+
+    /// `-fmacro-prefix-map=FOLDER/=` for a C file in the program's folder: `__FILE__` (and so a
+    /// test framework's `leap_test.c:12:` lines) is the path inside that folder whichever folder
+    /// asmrun runs from (it was `./leap_test.c` from inside, `leap/leap_test.c` from above). The
+    /// debug information keeps the path as given, which gdb and crash reports open.
+    static func stableFileMacro(_ path: String, in program: Program) -> [String] {
+        let folder = program.isFolder ? program.path : program.directory
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        guard path.hasPrefix(prefix), path.count > prefix.count, !prefix.contains("=") else { return [] }
+        return ["-fmacro-prefix-map=" + prefix + "="]
     }
 
     /// The environment variables that change what the tool of `language` makes (nasm's default

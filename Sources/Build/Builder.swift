@@ -42,6 +42,8 @@ package struct Builder: Sendable {
             // Its operands are relative to asmrun's folder, which entering the view leaves.
             command.workingDirectory = command.workingDirectory ?? view.workingDirectory
             options.isolation = view.namespaces
+            // A daemon the build starts (an ld plugin's constructor, a `-wrapper`) ends with its tool.
+            options.ownPIDNamespace = true
             options.confinement.dropCapabilities = true
         }
         options.timeout = Self.timeout

@@ -10,6 +10,10 @@ package struct ElfSymbols: Sendable, Equatable {
     package var defined: Set<String> = []
     /// Global symbols it uses but does not define.
     package var undefined: Set<String> = []
+    /// Weak symbols among `defined` (a second definition does not clash with them).
+    package var weak: Set<String> = []
+    /// Local labels it defines (not sections or file names): a `_start` here lacks its `global`.
+    package var local: Set<String> = []
     /// What its `.note.GNU-stack` section asks of the stack (an archive: the most any member asks).
     package var stackNote = StackNote.missing
 
@@ -179,13 +183,19 @@ private struct ElfReader {
             let info = Int(bytes[entry + (is64 ? 4 : 12)])
             let binding = info >> 4
             let sectionIndex = integer(at: entry + (is64 ? 6 : 14), size: 2) ?? 0
-            if binding == 1 || binding == 2, let nameOffset = integer(at: entry, size: 4),
+            let type = info & 0xf
+            if binding == 0, sectionIndex != 0, type <= 2, let nameOffset = integer(at: entry, size: 4), nameOffset != 0,
+                let name = string(at: strings.lowerBound + nameOffset, in: strings)
+            {
+                result.local.insert(name)
+            } else if binding == 1 || binding == 2, let nameOffset = integer(at: entry, size: 4),
                 let name = string(at: strings.lowerBound + nameOffset, in: strings)
             {
                 if sectionIndex == 0 {
                     if binding == 1 { result.undefined.insert(name) }
                 } else {
                     result.defined.insert(name)
+                    if binding == 2 { result.weak.insert(name) }
                 }
             }
             entry += size

@@ -21,6 +21,10 @@ package enum LinkDecision {
         _ plan: BuildPlan, objects: [(path: String, symbols: ElfSymbols)], program: Program
     ) throws -> LinkDriver {
         let defined = objects.reduce(into: Set<String>()) { $0.formUnion($1.symbols.defined) }
+        for entry in ["_start", "main"] {
+            let definers = objects.filter { $0.symbols.defined.contains(entry) && !$0.symbols.weak.contains(entry) }.map(\.path)
+            if definers.count > 1 { throw EntryPointTwice(program: program, entry: entry, sources: definers) }
+        }
         switch plan.linkMode {
         case .ld: return .linker
         case .cc: return defined.contains("_start") && !defined.contains("main") ? .cDriverOwnStart : .cDriver
@@ -33,7 +37,24 @@ package enum LinkDecision {
             return needed.isEmpty && !wantsLibraries && !hasC ? .linker : .cDriverOwnStart
         }
         if defined.contains("main") { return .cDriver }
-        throw EntryPointMissing(program: program)
+        throw EntryPointMissing(
+            program: program, labels: objects.reduce(into: Set<String>()) { $0.formUnion($1.symbols.local) }, defined: defined)
+    }
+
+    /// Functions that write through stdio's buffer.
+    static let bufferedOutput = ["printf", "puts", "putchar", "fputs", "fprintf", "fwrite", "putc", "fputc", "vprintf"]
+
+    /// A program with its own `_start` that prints through stdio but calls neither `exit` nor
+    /// `fflush` ends with the exit system call, and stdio's buffer goes with it whenever stdout
+    /// is a pipe or a file (a test, `> out.txt`): one warning that names the fix.
+    package static func lostStdioWarning(_ program: Program, objects: [ElfSymbols]) -> String? {
+        let needed = objects.reduce(into: Set<String>()) { $0.formUnion($1.undefined) }
+        guard let printer = bufferedOutput.first(where: needed.contains), !needed.contains("exit"), !needed.contains("fflush") else {
+            return nil
+        }
+        return "asmrun: \(program.path.displayEscaped): warning: it calls \(printer) from `_start` and never exit or fflush: "
+            + "the exit system call drops what stdio still holds, all of it when stdout is not a terminal (a pipe, a file, a test); "
+            + "end with `call exit` (edi = status), or `xor edi, edi` and `call fflush` before the system call"
     }
 
     /// Whether the program's stack is to be executable, as GNU ld decides it: the link flags'
@@ -91,27 +112,5 @@ package enum LinkDecision {
             try toolchain.compilerDriver(for: plan.format),
             bits + pie + start + ["-Wl,-z," + stack, "-Wl,--dependency-file=" + plan.linkDependencies, "-o", plan.executable] + inputs
                 + flags)
-    }
-}
-
-/// No object defines an entry point: a file of functions without its driver.
-package struct EntryPointMissing: AsmRunError, Equatable {
-    package let program: String
-    package let sources: [String]
-
-    init(program: Program) {
-        self.program = program.path
-        sources = program.files
-    }
-
-    package var location: FileLocation? { FileLocation(program) }
-
-    package var problem: String {
-        let which = sources.count == 1 ? "it defines" : "none of \(sources.joined(separator: ", ")) defines"
-        return "no entry point: \(which) `_start` or `main`"
-    }
-
-    package var fix: String? {
-        "a file of functions needs a C driver: add a C file with `main` (asmrun \(program) driver.c, or `; asmrun: with driver.c`), or define `_start`"
     }
 }

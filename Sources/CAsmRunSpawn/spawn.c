@@ -236,22 +236,81 @@ fail:
     _exit(127);
 }
 
-/* Runs in the vfork child: only async-signal-safe calls, never returns. */
+/* What the program of a new PID namespace starts with (below). */
+struct pid_namespace_start {
+    const asmrun_spawn_request *request;
+    volatile int *error;
+    volatile asmrun_step *step;
+};
+
+/* The program as PID 1 of its namespace, leading its own process group (asmrun signals the
+   group by the program's pid). */
+static int pid_namespace_entry(void *argument) {
+    const struct pid_namespace_start *start = argument;
+    if (start->request->new_process_group && setpgid(0, 0) != 0) {
+        *start->step = ASMRUN_STEP_PROCESS_GROUP;
+        *start->error = errno ? errno : ECHILD;
+        _exit(127);
+    }
+    asmrun_exec_program(start->request, start->error, start->step);
+}
+
+/* The vfork child of a program with a PID namespace of its own: it makes the namespace (inside
+   the user namespace it entered, where it may) and clones the program into it as asmrun's child
+   (CLONE_PARENT), in its memory, on a stack in this frame, and waits until it exec'd or failed
+   (CLONE_VFORK); stores its pid and exits. When the program ends, the kernel kills whatever it
+   left in the namespace before asmrun learns that it ended. */
+__attribute__((noreturn)) static void start_in_pid_namespace(const asmrun_spawn_request *r, volatile int *error,
+                                                             volatile asmrun_step *step, volatile pid_t *program) {
+    char stack[64 * 1024] __attribute__((aligned(16)));
+    struct pid_namespace_start start = {r, error, step};
+    *step = ASMRUN_STEP_PID_NAMESPACE;
+    if (unshare(CLONE_NEWPID) != 0) goto fail;
+    long pid = clone(pid_namespace_entry, stack + sizeof stack - 64, CLONE_VM | CLONE_VFORK | CLONE_PARENT | SIGCHLD,
+                     &start);
+    if (pid < 0) goto fail;
+    *program = (pid_t)pid;
+    _exit(*error ? 127 : 0);
+fail:
+    *error = errno ? errno : ECHILD;
+    _exit(127);
+}
+
+/* Runs in the vfork child (or, `in_pid_namespace`, as PID 1 of the namespace asmrun cloned it
+   into): only async-signal-safe calls, never returns. */
 __attribute__((noreturn)) static void child(const asmrun_spawn_request *r, volatile int *error,
-                                            volatile asmrun_step *step) {
+                                            volatile asmrun_step *step, volatile pid_t *program, int in_pid_namespace) {
     asmrun_reset_signals();
     *step = ASMRUN_STEP_PROCESS_GROUP;
     if (asmrun_drop_terminal(r) != 0) goto fail;
-    if (r->new_process_group && setpgid(0, 0) != 0) goto fail;
+    int starts_program = r->new_pid_namespace && !in_pid_namespace;
+    if (r->new_process_group && !starts_program && setpgid(0, 0) != 0) goto fail;
     *step = ASMRUN_STEP_CGROUP;
     /* A case outside its cgroup would run without its process limit: refuse to start it.
        Joined before the mount namespace, which has the cgroup file system read-only. */
     if (r->cgroup_procs && asmrun_write_file(r->cgroup_procs, "0\n", 2) != 0) goto fail;
     if (asmrun_enter_namespaces(r, step) != 0) goto fail;
+    if (starts_program) start_in_pid_namespace(r, error, step, program);
     asmrun_exec_program(r, error, step);
 fail:
     *error = errno ? errno : ECHILD;
     _exit(127);
+}
+
+static int child_in_pid_namespace(void *argument) {
+    const struct pid_namespace_start *start = argument;
+    child(start->request, start->error, start->step, NULL, 1);
+}
+
+/* Where no user namespace has to be entered first (asmrun is root), the program is cloned
+   straight into its PID namespace, in asmrun's memory on a stack of this frame, while the
+   calling thread waits (CLONE_VFORK): no starter process. Returns the pid, or -1. */
+static pid_t clone_into_pid_namespace(const asmrun_spawn_request *r, volatile int *error, volatile asmrun_step *step) {
+    char stack[64 * 1024] __attribute__((aligned(16)));
+    struct pid_namespace_start start = {r, error, step};
+    *step = ASMRUN_STEP_PID_NAMESPACE;
+    return clone(child_in_pid_namespace, stack + sizeof stack - 64, CLONE_VM | CLONE_VFORK | CLONE_NEWPID | SIGCHLD,
+                 &start);
 }
 
 /* Where an init that shares asmrun's memory finds its request: at the top of its own stack,
@@ -353,7 +412,7 @@ int asmrun_spawn(const asmrun_spawn_request *request, pid_t *pid, void **init_st
     *init_stack = NULL;
     /* A case's mount namespace is a copy of the run's private view: a copy of asmrun's own
        could share mount events with the host, and the case's mounts would show there. */
-    if (request->case_namespaces && request->mnt_ns_fd < 0) {
+    if ((request->case_namespaces && request->mnt_ns_fd < 0) || (request->case_namespaces && request->new_pid_namespace)) {
         close(request->status_write_fd);
         *failed_step = ASMRUN_STEP_CASE_NAMESPACES;
         return EINVAL;
@@ -367,6 +426,7 @@ int asmrun_spawn(const asmrun_spawn_request *request, pid_t *pid, void **init_st
     volatile int error = 0;
     volatile asmrun_step step = ASMRUN_STEP_FORK;
     volatile pid_t init = 0;
+    volatile pid_t program = 0;
     int saved = 0;
     /* Blocked until the init reported: no handler runs on this thread while it may share it. */
     pthread_sigmask(SIG_BLOCK, &all, &previous);
@@ -375,17 +435,31 @@ int asmrun_spawn(const asmrun_spawn_request *request, pid_t *pid, void **init_st
     if (direct > 0) {
         init = (pid_t)direct;
         shared = 1;
+    } else if (request->new_pid_namespace && request->user_ns_fd < 0) {
+        child_pid = clone_into_pid_namespace(request, &error, &step);
+        saved = child_pid < 0 ? errno : error;
+        *failed_step = step;
+        if (child_pid >= 0 && saved != 0) {
+            int status;
+            while (waitpid(child_pid, &status, 0) < 0 && errno == EINTR) {}
+        }
     } else {
         child_pid = vfork();
         if (child_pid == 0) {
             if (request->case_namespaces) case_starter(request, &error, &step, &init, stack, &shared);
-            child(request, &error, &step);
+            child(request, &error, &step, &program, 0);
         }
         saved = child_pid < 0 ? errno : error;
         *failed_step = step;
-        if (child_pid >= 0 && (saved != 0 || request->case_namespaces)) {
+        if (child_pid >= 0 && (saved != 0 || request->case_namespaces || request->new_pid_namespace)) {
             int status;
             while (waitpid(child_pid, &status, 0) < 0 && errno == EINTR) {}
+        }
+        /* The program of a PID namespace of its own is the starter's child, not the starter. */
+        if (child_pid >= 0 && request->new_pid_namespace) {
+            int status;
+            if (saved != 0 && program > 0) while (waitpid(program, &status, 0) < 0 && errno == EINTR) {}
+            if (saved == 0) child_pid = program;
         }
     }
     /* Only the init writes reports: without this end, a read sees the init's end as EOF. */

@@ -257,10 +257,98 @@ static int make_namespaces_in_thread(const asmrun_view *view, int *net_fd, int *
     return 0;
 }
 
+/* Where a user namespace is needed (not root): a helper process that shares asmrun's memory and
+   descriptor table (CLONE_VM | CLONE_FILES) on a stack of its own, while the calling thread waits
+   (CLONE_VFORK). It makes (or, with `shared_user_fd`, enters) the user namespace, makes the
+   network (unless `no_network`) and mount namespaces, opens each into the shared table and
+   exits: no copy of asmrun's page tables (a forked helper's was most of a view's cost), no
+   pipe, no signal. It shares the caller's thread-local storage, which is safe while the caller
+   is suspended. */
+struct helper_job {
+    const asmrun_view *view;
+    int shared_user_fd;
+    int proc_fd;
+    int result[3];
+    int fds[3]; /* user, network, mounts */
+};
+
+static int open_own_namespace(int proc_fd, const char *kind) {
+    char path[32] = "thread-self/ns/";
+    strcpy(path + 15, kind);
+    return openat(proc_fd, path, O_RDONLY | O_CLOEXEC);
+}
+
+static int helper_entry(void *argument) {
+    struct helper_job *job = argument;
+    if (job->shared_user_fd >= 0) {
+        if (setns(job->shared_user_fd, CLONE_NEWUSER) != 0) job->result[0] = errno;
+    } else if (unshare(CLONE_NEWUSER) != 0 || (job->result[0] = map_user_to_itself()) != 0) {
+        if (job->result[0] == 0) job->result[0] = errno;
+    } else if ((job->fds[0] = open_own_namespace(job->proc_fd, "user")) < 0) {
+        job->result[0] = errno;
+    }
+    if (job->result[0] != 0) {
+        job->result[1] = job->result[2] = job->result[0];
+        _exit(0);
+    }
+    if (!job->view->no_network) {
+        if (unshare(CLONE_NEWNET) != 0 || (job->fds[1] = open_own_namespace(job->proc_fd, "net")) < 0) job->result[1] = errno;
+    }
+    /* Opened before the view is made: a build view's root has no /proc. */
+    if (unshare(CLONE_NEWNS) != 0 || (job->fds[2] = open_own_namespace(job->proc_fd, "mnt")) < 0) {
+        job->result[2] = errno;
+    } else if ((job->result[2] = make_view(job->view)) != 0) {
+        close(job->fds[2]);
+        job->fds[2] = -1;
+    }
+    _exit(0);
+}
+
+/* Returns -1 when no helper could share asmrun's memory (the caller forks one instead). */
+static int make_namespaces_in_helper(const asmrun_view *view, int shared_user_fd, int *user_fd, int *net_fd, int *mnt_fd,
+                                     const char **step) {
+    void *stack = asmrun_take_init_stack();
+    if (!stack) return -1;
+    struct helper_job job = {view, shared_user_fd, -1, {0, 0, 0}, {-1, -1, -1}};
+    job.proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (job.proc_fd < 0) {
+        asmrun_release_init_stack(stack);
+        return -1;
+    }
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &previous);
+    char *top = (char *)(((unsigned long)((char *)stack + ASMRUN_INIT_STACK_SIZE - 64)) & ~15UL);
+    pid_t helper = clone(helper_entry, top, CLONE_VM | CLONE_FILES | CLONE_VFORK | SIGCHLD, &job);
+    int saved = errno;
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    close(job.proc_fd);
+    if (helper < 0) {
+        asmrun_release_init_stack(stack);
+        return saved == EINVAL ? -1 : (*step = "namespace helper", saved);
+    }
+    int status;
+    while (waitpid(helper, &status, 0) < 0 && errno == EINTR) {}
+    asmrun_release_init_stack(stack);
+    *user_fd = job.fds[0];
+    *net_fd = job.fds[1];
+    *mnt_fd = job.fds[2];
+    if (job.result[0] != 0) { *step = shared_user_fd >= 0 ? "entering the build's user namespace" : "unprivileged user namespace"; return job.result[0]; }
+    if (job.result[1] != 0) { *step = "network namespace"; return job.result[1]; }
+    if (job.result[2] != 0) { *step = "read-only mount namespace"; return job.result[2]; }
+    *step = "";
+    return 0;
+}
+
 int asmrun_make_namespaces(const asmrun_view *view, int with_user_ns, int *user_fd, int *net_fd, int *mnt_fd,
                            const char **step) {
     *user_fd = *net_fd = *mnt_fd = -1;
     if (!with_user_ns) return make_namespaces_in_thread(view, net_fd, mnt_fd, step);
+    if (view->new_root || view->shared_user_fd >= 0) {
+        int code = make_namespaces_in_helper(view, view->shared_user_fd, user_fd, net_fd, mnt_fd, step);
+        if (code >= 0) return code;
+        if (view->shared_user_fd >= 0) { *step = "namespace helper"; return ENOTSUP; }
+    }
     *step = "pipe";
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) return errno;

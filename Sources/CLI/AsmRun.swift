@@ -22,6 +22,8 @@ package enum AsmRun {
             return ExitStatus.success
         case "test":
             return TestCommand.main(rest, context: context)
+        case "report":
+            return ReportCommand.main(rest, context: context)
         case "doctor":
             return DoctorCommand(context: context).execute()
         case "cache":
@@ -30,6 +32,8 @@ package enum AsmRun {
             return runMain(rest, context: context)
         case "debug":
             return DebugCommand.main(rest, context: context)
+        case "trace":
+            return TraceCommand.main(rest, context: context)
         default:
             return runMain(arguments, context: context)
         }

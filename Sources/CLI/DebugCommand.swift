@@ -24,15 +24,12 @@ struct DebugCommand {
 
     func execute() throws -> Int32 {
         let session = try DebugSession(launcher: context.launcher, toolchain: context.toolchain)
-        guard let prepared = try RunCommand(options: options, context: context).prepare() else { return ExitStatus.interrupted }
-        defer { prepared.close() }
-        let folder = try TemporaryDirectory(prefix: "debug", environment: context.environment)
-        defer { folder.remove() }
-        let symbols = prepared.debugBuild()
-        defer { symbols?.release() }
-        let run = CrashProbe.Run(
-            program: prepared.probeProgram(symbols: symbols), argv0: prepared.program.argv0, arguments: options.programArguments,
-            environment: nil, runner: prepared.runner)
-        return ExitStatus.program(try session.start(run, batch: options.batch, folder: folder.path))
+        if let stdin = options.stdinFile, !Files.exists(stdin) || Files.isDirectory(stdin) {
+            throw FileError(path: stdin, problem: "cannot be read (--stdin)", fix: "name a file the program should read as its input")
+        }
+        return try RunCommand(options: options, context: context).withDebugRun(prefix: "debug") { run, _, folder in
+            ExitStatus.program(
+                try session.start(run, batch: options.batch, folder: folder, stdin: options.stdinFile, environment: context.environment))
+        }
     }
 }

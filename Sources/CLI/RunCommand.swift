@@ -140,6 +140,10 @@ package struct RunCommand: Sendable {
             let status = report(result.termination, timeout: program.settings.timeout)
             context.diagnostics.remark("asmrun: no crash report: " + Self.notRepeated(shortfall, source: options.source))
             return status
+        case .noDebugger(let missing):
+            let status = report(result.termination, timeout: program.settings.timeout)
+            context.console.write("asmrun: no crash report: " + DisplayText.escape(missing.message) + "\n", to: .error)
+            return status
         case .unavailable:
             return report(result.termination, timeout: program.settings.timeout)
         }
@@ -150,16 +154,20 @@ package struct RunCommand: Sendable {
         case report(CrashReport)
         /// It ran and did not crash; with why its input differed from the program's, if it did.
         case notRepeated(CallerInput.Shortfall?)
-        /// No debugger, or no folder for it.
+        /// No debugger installed: the one line says which package brings it.
+        case noDebugger(ToolError)
+        /// No folder for the debugger.
         case unavailable
     }
 
     /// The run repeated under the debugger, with the program's input where it can be had again.
     private func crashReport(_ prepared: Prepared, input: CallerInput) -> CrashOutcome {
         let (program, runner) = (prepared.program, prepared.runner)
-        guard let probe = try? CrashProbe(launcher: context.launcher, toolchain: prepared.toolchain),
-            let folder = try? TemporaryDirectory(prefix: "crash", environment: context.environment)
-        else { return .unavailable }
+        let probe: CrashProbe
+        do throws(ToolError) {
+            probe = try CrashProbe(launcher: context.launcher, toolchain: prepared.toolchain)
+        } catch { return .noDebugger(error) }
+        guard let folder = try? TemporaryDirectory(prefix: "crash", environment: context.environment) else { return .unavailable }
         defer { folder.remove() }
         let replay = input.replay()
         defer { replay.close() }
@@ -230,10 +238,11 @@ package struct RunCommand: Sendable {
             return (program, try store.build(program, toolchain: toolchain, trace: trace, debugInfo: options.debugInfo))
         } catch let missing as EntryPointMissing where !program.isFolder && program.cSources.isEmpty {
             let folder = program.directory
-            let drivers = ProgramFolder.scan(folder).c.compactMap { try? CSourceFile.load($0) }.filter(\.definesMain)
+            let companions = ProgramFolder.companionC(of: folder)
+            let drivers = companions.compactMap { try? CSourceFile.load($0) }.filter(\.definesMain)
             guard !drivers.isEmpty else { throw missing }
             var withDrivers = program
-            try withDrivers.add(ProgramFolder.scan(folder).c)
+            try withDrivers.add(companions)
             withDrivers.resolveDependencies()
             let names = withDrivers.cSources.map(\.path).joined(separator: ", ")
             context.diagnostics.note(

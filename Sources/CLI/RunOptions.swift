@@ -42,6 +42,8 @@ package struct RunOptions: Sendable, Equatable {
     /// `-g`: build with DWARF line tables (`nasm -g -F dwarf`, `cc -g`), run that build and keep
     /// it at `-o`, as a Makefile with `-g` would; otherwise the build is the classic one.
     package var debugInfo = false
+    /// `--stdin FILE` (asmrun debug): the program reads FILE instead of the terminal.
+    package var stdinFile: String?
 
     package init() {}
 
@@ -52,7 +54,12 @@ package struct RunOptions: Sendable, Equatable {
         var operands: [String] = []
         while let argument = scanner.next() {
             switch argument {
-            case "-f", "--format": format = try scanner.choice(for: argument, as: ObjectFormat.self)
+            case "-f", "--format":
+                let text = try scanner.value(for: argument)
+                guard let named = ObjectFormat(named: text) else {
+                    throw UsageError("\(argument) takes elf64 or elf32 (or elf, nasm's name for elf32), not `\(text)`")
+                }
+                format = named
             case "--link": link = try scanner.choice(for: argument, as: LinkMode.self)
             case "-I": includeDirectories.append(try scanner.value(for: argument))
             case "-D": defines.append(try scanner.value(for: argument))
@@ -71,6 +78,7 @@ package struct RunOptions: Sendable, Equatable {
             case "--strace" where !debugging: strace = true
             case "--no-crash-report" where !debugging: crashReport = false
             case "--batch" where debugging: batch = true
+            case "--stdin" where debugging: stdinFile = try scanner.value(for: argument)
             case "-g", "--debug": debugInfo = true
             case "--cache-dir": cacheDirectory = try scanner.value(for: argument)
             case let option where option.hasPrefix("-") && option.count > 1:

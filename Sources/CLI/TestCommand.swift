@@ -35,7 +35,7 @@ enum TestCommand {
                 case .started(let total):
                     let made = ConsoleReporter(
                         console: context.console, diagnostics: context.diagnostics, verbose: plan.verbose,
-                        environment: context.environment, total: total)
+                        environment: context.environment, total: total, accept: plan.acceptCommand)
                     reporter.withLock { $0 = made }
                 case .caseFinished(let report): reporter.withLock { $0 }?.caseFinished(report)
                 case .casesRan(let count): reporter.withLock { $0 }?.caseRan(count)
@@ -43,7 +43,9 @@ enum TestCommand {
                 }
             }
             guard let outcome, let console = reporter.withLock({ $0 }) else { return ExitStatus.interrupted }
-            console.finish(complete: outcome.complete, seconds: outcome.seconds, reason: outcome.reason, extra: outcome.scoreLines)
+            console.finish(
+                complete: outcome.complete, seconds: outcome.seconds, reason: outcome.reason,
+                extra: outcome.suite.holeWarnings + outcome.scoreLines)
             return ExitStatus.test(
                 failed: outcome.tally.failed, complete: outcome.complete, pathProblems: outcome.pathProblems,
                 unwrittenReports: outcome.unwrittenReports, interrupted: outcome.interrupted)

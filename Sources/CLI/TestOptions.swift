@@ -1,4 +1,5 @@
 import Build
+import Report
 import Run
 import Sandbox
 import Session
@@ -47,6 +48,7 @@ extension TestPlan {
                     throw UsageError("--scratch-limit takes a size from 1M to 64G (such as 512M), not `\(text)`")
                 }
                 scratchLimit = bytes
+            case "--c-flags", "--link-flags": try addFlags(argument, try scanner.value(for: argument))
             case "--junit": junitPath = try scanner.value(for: argument)
             case "--json": jsonPath = try scanner.value(for: argument)
             case "-v", "--verbose": verbose = true
@@ -68,6 +70,13 @@ extension TestPlan {
     }
 
     /// `--limit memory=2G`: a ceiling of the run (`output` is `--output-limit`).
+    /// `--c-flags FLAGS` or `--link-flags FLAGS`, split as a shell would.
+    private mutating func addFlags(_ option: String, _ text: String) throws {
+        let words: [String]
+        do { words = try ShellWords.split(text) } catch { throw UsageError("\(option): \(error)") }
+        if option == "--c-flags" { callerFlags.compile += words } else { callerFlags.link += words }
+    }
+
     private mutating func parseLimit(_ text: String) throws {
         let words = text.split(separator: "=", maxSplits: 1).map(String.init)
         var output: Int?
@@ -75,6 +84,14 @@ extension TestPlan {
             throw UsageError("--limit \(text): \(problem) (write NAME=VALUE, such as memory=2G)")
         }
         if let output { outputLimit = output }
+    }
+
+    /// What a failure says to record that case alone: the run's `--runner` when not the default;
+    /// none when the run records (`--update`) or grades (the reference decides).
+    var acceptCommand: AcceptCommand? {
+        guard !update, referencePath == nil, !untrusted else { return nil }
+        let runner = runners == [.auto] ? [] : ["--runner", runners.map(\.description).joined(separator: ",")]
+        return AcceptCommand(extraArguments: runner)
     }
 
     static func parseRunners(_ text: String) throws -> [RunnerChoice] {

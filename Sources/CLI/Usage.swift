@@ -6,7 +6,9 @@ enum Usage {
           asmrun [run] FILE.asm [MORE.asm|.c|.o|.a ...] [options] [-- PROGRAM-ARGS...]
           asmrun [run] FOLDER [options] [-- PROGRAM-ARGS...]
           asmrun test [PATH...] [test options]
-          asmrun debug FILE.asm [MORE...] [options] [--batch] [-- PROGRAM-ARGS...]
+          asmrun debug FILE.asm [MORE...] [options] [--batch] [--stdin FILE] [-- PROGRAM-ARGS...]
+          asmrun trace FILE.asm [MORE...] [options] [--steps N] [--json FILE] [-- PROGRAM-ARGS...]
+          asmrun report merge SHARD.json... [--json F] [--junit F] [--summary F]
           asmrun doctor
           asmrun cache info|clean [--cache-dir DIR]
 
@@ -40,6 +42,13 @@ enum Usage {
         DEBUG (asmrun debug: gdb on the program, stopped where it starts, its source shown;
         under qemu through qemu's gdbstub and gdb-multiarch)
           --batch                    stop there, print the line and rip, and quit (for scripts)
+          --stdin FILE               the program reads FILE instead of the terminal
+
+        TRACE (asmrun trace: run the program one instruction at a time and print, on stderr, each
+        source line it runs with the registers, flags and memory it changed and its system calls;
+        loops are folded into one line; natively through ptrace, under qemu through its gdbstub)
+          --steps N                  stop after N instructions, 1 to 1000000 (default 10000; exit 124)
+          --json FILE                write the trace to FILE as JSON instead of printing it
 
         TEST OPTIONS (see `asmrun test --help`)
           --update, -j N, --runner native,qemu|all, --filter REGEX, --list, --shard K/N,
@@ -81,11 +90,30 @@ enum Usage {
 
         """
 
+    static let report = """
+        asmrun report merge — one report from the JSON reports of a sharded run's jobs.
+
+        USAGE
+          asmrun report merge SHARD.json... [options]
+                                     SHARD.json: what `asmrun test --shard K/N --json F` wrote
+
+        Prints the failures and the summary, and exits as the unsharded run would have: 0 when every
+        case passed, 1 when one failed or a shard is missing or stopped early, 2 when the reports are
+        not the shards of one run (another run's report, a shard given twice, a result in two).
+
+        OPTIONS
+          --json FILE                write the combined JSON report
+          --junit FILE               write a JUnit XML report of every case
+          --summary FILE             write the Markdown summary (also appended to $GITHUB_STEP_SUMMARY)
+          -h, --help                 this help
+
+        """
+
     static let test = """
         asmrun test — run programs against their recorded stdout, stderr and exit status.
 
         USAGE
-          asmrun test [PATH...] [options]       PATH: .asm files or folders (default: asm/)
+          asmrun test [PATH...] [options]       PATH: .asm or .md files, or folders (default: asm/)
 
         OPTIONS
           --update                 record what the programs do now as their expectations
@@ -104,6 +132,8 @@ enum Usage {
           --limit NAME=VALUE       the most `; asmrun: limit NAME VALUE` may ask for (memory,
                                    file-size, cpu, processes, open-files; the default otherwise)
           --scratch-limit BYTES    the most a case may write into its folder (default 256M)
+          --c-flags FLAGS          flags for compiling every program's C files (yours: not checked)
+          --link-flags FLAGS       flags for every program's link step (yours: not checked)
           --junit PATH             write a JUnit XML report
           --json PATH              write a JSON report (schema in Documentation/testing.md)
           --reference DIR          take every program's expectations from DIR: SUB/x.asm is

@@ -83,6 +83,7 @@ package struct Judge: Sendable {
         } else if !result.diffs.isEmpty {
             result.status = .fail
             result.message = result.diffs.map(\.stream).joined(separator: ", ") + " differ" + (result.diffs.count == 1 ? "s" : "")
+            result.diffs += Self.unchecked(observation, stdout: expected.stdout, stderr: expected.stderr)
         }
         return result
     }

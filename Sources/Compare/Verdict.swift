@@ -51,6 +51,9 @@ package struct RunnerResult: Sendable {
     package var crash: CrashReport?
     /// Why a crashed case has no report.
     package var crashNote: String?
+    /// `--update`: the lines recorded as a hole and nothing else (`stdout line 2`), which any
+    /// line passes: the run's summary names them.
+    package var wholeLineHoles: [String] = []
 
     package init(runner: String, status: CaseStatus, message: String = "") {
         self.runner = runner

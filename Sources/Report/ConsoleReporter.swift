@@ -26,9 +26,16 @@ package final class ConsoleReporter: Sendable {
         var progressShown = false
     }
 
-    package init(console: Console, diagnostics: DiagnosticsEngine, verbose: Bool, environment: [String: String], total: Int) {
+    /// What a failing case's last line says to record it (`nil`: no such line, when grading).
+    private let accept: AcceptCommand?
+
+    package init(
+        console: Console, diagnostics: DiagnosticsEngine, verbose: Bool, environment: [String: String], total: Int,
+        accept: AcceptCommand? = nil
+    ) {
         self.console = console
         self.diagnostics = diagnostics
+        self.accept = accept
         self.verbose = verbose
         githubActions = environment["GITHUB_ACTIONS"] == "true"
         self.total = total
@@ -137,6 +144,7 @@ package final class ConsoleReporter: Sendable {
             text += crash(result)
             let remarks = EmulationWarning.removing(from: result.buildRemarks)
             if !remarks.isEmpty { text += LogText.toolOutput(remarks) + "\n" }
+            if let line = accept?.line(for: report, result) { text += "    " + DisplayText.escape(line) + "\n" }
             return text
         }
     }

@@ -11,6 +11,7 @@ package enum JSONReport {
         var durationSeconds: Double
         var summary: Summary
         var scores: ScoreSummary
+        var run: Run?
         var results: [Entry]
     }
 
@@ -102,7 +103,8 @@ package enum JSONReport {
 
     /// The report of a run; `expected` is the number of results a complete run has,
     /// `skippedFiles` the files discovery did not take as programs.
-    package static func render(_ outcome: SuiteOutcome, seconds: Double, scores: Scores, expected: Int, skippedFiles: Int) throws
+    package static func render(_ outcome: SuiteOutcome, seconds: Double, scores: Scores, expected: Int, skippedFiles: Int, run: Run? = nil)
+        throws
         -> String
     {
         var tally = Tally()
@@ -135,7 +137,7 @@ package enum JSONReport {
                         path: root.path, score: root.score, maxScore: root.maxScore,
                         programs: root.programs.map { ScoreSummary.Program(program: $0.name, score: $0.score, maxScore: $0.maxScore) })
                 }),
-            results: entries)
+            run: run, results: entries)
         return try JSONText.render(document) + "\n"
     }
 

@@ -96,18 +96,28 @@ package struct CaseRunner: Sendable {
         return lowered
     }
 
+    /// `limits` for a case whose folder is no warden's tmpfs of `--scratch-limit` bytes: no file
+    /// larger than that either (RLIMIT_FSIZE), so one file cannot fill the scratch folder's disk.
+    func boundedFiles(_ limits: CaseLimits) -> CaseLimits {
+        guard let bytes = containment?.folderBytes else { return limits }
+        var bounded = limits
+        bounded.resources.fileSize = min(limits.resources.fileSize ?? bytes, bytes)
+        return bounded
+    }
+
     /// Runs `executable` (the program `stem`, shown `argv0`; `./stem` by default) with `input`
     /// under `runner`; `length`: the executable is that many bytes at the start of a cache entry.
     package func run(
         _ input: CaseInput, executable: String, length: Int? = nil, stem: String, argv0: String? = nil, runner: Runner,
         limits: CaseLimits
     ) throws -> CaseRun {
-        let limits = lowered(limits, runner: runner)
+        var limits = lowered(limits, runner: runner)
         // A warden's case works in the one folder the warden may write to, emptied after each
         // case (a folder of its own made and removed per case was two system calls more); other
         // cases get a fresh folder in the scratch folder.
         let warden = containment?.warden(processes: limits.resources.processes)
         let made = warden == nil ? try TemporaryDirectory(prefix: "case", environment: ["TMPDIR": scratch]) : nil
+        if warden == nil { limits = boundedFiles(limits) }
         // A warden's folder is a tmpfs in its namespace, which asmrun reaches by another path.
         let folder = warden?.reachable ?? made!.path
         let seen = warden?.folder ?? made!.path
@@ -157,7 +167,7 @@ package struct CaseRunner: Sendable {
         _ input: CaseInput, of program: CrashProbe.Program, probe: CrashProbe, stem: String, argv0: String? = nil, runner: Runner,
         limits: CaseLimits
     ) throws -> CrashReport? {
-        let limits = lowered(limits, runner: runner)
+        let limits = boundedFiles(lowered(limits, runner: runner))
         let workspace = try TemporaryDirectory(prefix: "case", environment: ["TMPDIR": scratch])
         defer { workspace.remove() }
         try handOver(workspace.path)

@@ -199,12 +199,7 @@ package struct CrashProbe: Sendable {
         guard report.signal == 11 || report.signal == 7 else { return nil }
         if let address = report.address, address == report.instructionAddress { return "executing" }
         guard let instruction = report.instruction else { return nil }
-        let mnemonic = instruction.prefix { $0 != " " }
-        if ["push", "call"].contains(mnemonic) { return "writing" }
-        if ["pop", "ret"].contains(mnemonic) { return "reading" }
-        guard let bracket = instruction.firstIndex(of: "[") else { return report.address == nil ? nil : "executing" }
-        let comma = instruction.firstIndex(of: ",")
-        return comma.map { bracket < $0 } ?? true ? (["cmp", "test"].contains(mnemonic) ? "reading" : "writing") : "reading"
+        return OperandAddress.access(instruction) ?? (report.address == nil ? nil : "executing")
     }
 
     /// Line `number` of `path`, without its leading blanks kept as they are.

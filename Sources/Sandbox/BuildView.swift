@@ -32,9 +32,10 @@ package final class BuildView: Sendable {
     }
 
     /// Makes the view with `readable` paths (folders or files, read-only; at most 16) and
-    /// `writable` folders (at most 3) besides `scratch`, or says why it cannot be made. As root,
-    /// it enters `network`'s network namespace (another view's) rather than a new one: making
-    /// one took about a millisecond, paid again by every submission of a run.
+    /// `writable` folders (at most 3) besides `scratch`, or says why it cannot be made. It
+    /// enters `network`'s network namespace (another view's), and without root its user
+    /// namespace, rather than new ones: making them took about a millisecond, paid again by
+    /// every submission of a run.
     package static func make(
         readable: [String], writable: [String], scratch: String, workingDirectory: String, sharing network: BuildView? = nil
     ) -> Result<BuildView, BuildViewError> {
@@ -43,8 +44,22 @@ package final class BuildView: Sendable {
         if !root && NamespaceSetup.userNamespacesRefused {
             return .failure(BuildViewError(step: "unprivileged user namespace", code: EPERM))
         }
+        let made = attempt(readable: readable, writable: writable, scratch: scratch, workingDirectory: workingDirectory, sharing: network)
+        // Where another view's namespaces cannot be entered (no helper sharing asmrun's memory), new ones.
+        guard network != nil, case .failure = made else { return made }
+        return attempt(readable: readable, writable: writable, scratch: scratch, workingDirectory: workingDirectory, sharing: nil)
+    }
+
+    private static func attempt(
+        readable: [String], writable: [String], scratch: String, workingDirectory: String, sharing network: BuildView?
+    ) -> Result<BuildView, BuildViewError> {
+        let root = geteuid() == 0
         var namespaces = Namespaces()
-        let shared = root ? network.map { fcntl($0.namespaces.networkNamespace, F_DUPFD_CLOEXEC, 0) } ?? -1 : -1
+        let other = network?.namespaces
+        let shared = other.map { fcntl($0.networkNamespace, F_DUPFD_CLOEXEC, 0) } ?? -1
+        let sharedUser = root ? -1 : other.map { fcntl($0.userNamespace, F_DUPFD_CLOEXEC, 0) } ?? -1
+        // Without root, another view's network namespace is entered only with its user namespace.
+        let sharing = shared >= 0 && (root || sharedUser >= 0)
         var step: UnsafePointer<CChar>?
         let visible = readable.map { strdup($0) }
         let open = writable.map { strdup($0) }
@@ -58,7 +73,7 @@ package final class BuildView: Sendable {
                                 scratch: cScratch, visible: visibleList.baseAddress, visible_count: Int32(visibleList.count),
                                 scratch_writable: 1, cover_private: 0, new_root: newRoot, writable: writableList.baseAddress,
                                 writable_count: Int32(writableList.count), working_directory: cwd,
-                                no_network: shared >= 0 ? 1 : 0)
+                                no_network: sharing ? 1 : 0, shared_user_fd: sharing ? sharedUser : -1)
                             return asmrun_make_namespaces(
                                 &view, root ? 0 : 1, &namespaces.userNamespace, &namespaces.networkNamespace,
                                 &namespaces.mountNamespace, &step)
@@ -67,7 +82,12 @@ package final class BuildView: Sendable {
                 }
             }
         }
-        if shared >= 0 { namespaces.networkNamespace = shared }
+        if sharing {
+            namespaces.networkNamespace = shared
+            if sharedUser >= 0 { namespaces.userNamespace = sharedUser }
+        } else {
+            for fd in [shared, sharedUser] where fd >= 0 { Glibc.close(fd) }
+        }
         guard code == 0, namespaces.networkNamespace >= 0, namespaces.mountNamespace >= 0 else {
             namespaces.close()
             return .failure(BuildViewError(step: step.map { String(cString: $0) } ?? "view", code: code))
@@ -85,9 +105,13 @@ package final class BuildView: Sendable {
             return .on(
                 "build",
                 "`asmrun test` builds in a view of its folders (read-only), the system's programs and libraries and its "
-                    + "scratch folder and cache: no network, no home, no /etc, no reference, a fixed environment")
+                    + "scratch folder and cache: no network, no home, no /etc, no reference, a fixed environment; each tool "
+                    + "PID 1 of a PID namespace of its own, so whatever it starts ends with it")
         case .failure(let problem):
-            return .off("build", "builds run in a fixed environment only, seeing what you see (\(problem.description))")
+            return .off(
+                "build",
+                "builds run in a fixed environment only, seeing what you see, and a daemon a build starts may outlive it "
+                    + "(\(problem.description))")
         }
     }
 

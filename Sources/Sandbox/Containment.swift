@@ -116,7 +116,9 @@ package final class Containment: Sendable {
 
     /// What bounds the files a case writes: its worker's tmpfs, or only the size of each file.
     private static func folderLayer(_ confinement: Confinement, bytes: Int) -> ContainmentLayer {
-        let perFile = "each file up to its file-size limit (64 MiB), their total up to what the scratch folder's file system holds"
+        let perFile =
+            "each file up to its file-size limit (64 MiB) and --scratch-limit (\(bytes >> 20) MiB), "
+            + "their total up to what the scratch folder's file system holds"
         guard confinement.caseNamespaces else { return .off("folder size", "no mount namespace per worker: " + perFile) }
         guard WardenTable.allowed else { return .off("folder size", "no wardens (ASMRUN_WARDENS=0): " + perFile) }
         return .on(

@@ -48,6 +48,11 @@ package struct LaunchOptions: Sendable, Equatable {
     package var cgroupProcs: String?
     /// Namespaces the child enters before exec (no network, read-only file system).
     package var isolation: Namespaces?
+    /// The child is PID 1 of a PID namespace of its own (made inside `isolation`'s user
+    /// namespace, where there is one): every process it starts dies when it ends, a daemon
+    /// that left its process group and session too. For the tools of contained builds; a
+    /// SIGTERM to it is ignored unless it handles it (SIGKILL follows after `killGrace`).
+    package var ownPIDNamespace = false
     /// Namespaces of its own, capabilities and the system call filter.
     package var confinement = Confinement()
     /// The warden to run it in (its namespaces, cgroup and filter; the limits, stdio, folder and

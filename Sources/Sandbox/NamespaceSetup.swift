@@ -101,7 +101,8 @@ struct NamespaceSetup {
                 // As root, cases run as another user (`CaseIdentity`), who must reach what they run.
                 var view = asmrun_view(
                     scratch: cScratch, visible: list.baseAddress, visible_count: Int32(list.count), scratch_writable: writable ? 1 : 0,
-                    cover_private: root ? 1 : 0, new_root: nil, writable: nil, writable_count: 0, working_directory: nil, no_network: 0)
+                    cover_private: root ? 1 : 0, new_root: nil, writable: nil, writable_count: 0, working_directory: nil, no_network: 0,
+                    shared_user_fd: -1)
                 return asmrun_make_namespaces(
                     &view, root ? 0 : 1, &made.userNamespace, &made.networkNamespace, &made.mountNamespace, &step)
             }

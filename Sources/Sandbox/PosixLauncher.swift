@@ -66,9 +66,7 @@ package struct PosixLauncher: ProcessLaunching {
                     request.new_process_group = options.newProcessGroup ? 1 : 0
                     request.detach_terminal = options.withoutTerminal ? 1 : 0
                     request.cgroup_procs = cgroup
-                    request.user_ns_fd = options.isolation?.userNamespace ?? -1
-                    request.net_ns_fd = options.isolation?.networkNamespace ?? -1
-                    request.mnt_ns_fd = options.isolation?.mountNamespace ?? -1
+                    request.enter(options.isolation, ownPIDNamespace: options.ownPIDNamespace)
                     request.limits = options.limits.cLimits
                     request.known_limits = asmrun_process_limits()
                     request.status_write_fd = statusWriter
@@ -146,12 +144,21 @@ package struct PosixLauncher: ProcessLaunching {
         case ASMRUN_STEP_SECCOMP: return "\(name): installing its system call filter failed"
         case ASMRUN_STEP_INIT: return "\(name): its namespace's init ended before starting it"
         case ASMRUN_STEP_IDENTITY: return "\(name): becoming the unprivileged user cases run as failed"
+        case ASMRUN_STEP_PID_NAMESPACE: return "\(name): making its PID namespace failed"
         default: return name
         }
     }
 }
 
 extension asmrun_spawn_request {
+    /// Enters `namespaces` (those it has), then, with `ownPIDNamespace`, a PID namespace of its own.
+    mutating func enter(_ namespaces: Namespaces?, ownPIDNamespace: Bool) {
+        user_ns_fd = namespaces?.userNamespace ?? -1
+        net_ns_fd = namespaces?.networkNamespace ?? -1
+        mnt_ns_fd = namespaces?.mountNamespace ?? -1
+        new_pid_namespace = ownPIDNamespace ? 1 : 0
+    }
+
     /// Runs the program as `identity` (see `CaseIdentity`), when there is one.
     mutating func take(_ identity: CaseIdentity?) {
         guard let identity else { return }

@@ -43,6 +43,8 @@ package struct TestPlan: Sendable {
     package var ceilings = ResourceLimits()
     /// `--scratch-limit`: the most a case may write into its folder (a tmpfs of this size).
     package var scratchLimit = 256 << 20
+    /// `--c-flags` and `--link-flags`: the user's own, for every program's build.
+    package var callerFlags = CallerFlags()
     package var junitPath: String?
     package var jsonPath: String?
     package var verbose = false

@@ -1,3 +1,4 @@
+import Build
 import Report
 import Suite
 import Support
@@ -30,7 +31,11 @@ extension TestSession {
             (plan.junitPath, { JUnitReport.render(outcome, seconds: seconds) }),
             (
                 plan.jsonPath,
-                { try JSONReport.render(outcome, seconds: seconds, scores: scores, expected: expected, skippedFiles: suite.ignored.count) }
+                {
+                    try JSONReport.render(
+                        outcome, seconds: seconds, scores: scores, expected: expected, skippedFiles: suite.ignored.count,
+                        run: plan.runIdentity(host: context.host.architecture))
+                }
             ),
             (
                 plan.gradescopePath,

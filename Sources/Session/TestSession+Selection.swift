@@ -9,12 +9,14 @@ extension TestSession {
     /// folders that hold no program and the files not taken as programs are reported here.
     /// `loaded` gets each program as soon as it is read (to build it ahead).
     func selectPrograms(
-        stop: @escaping @Sendable () -> Bool = { false }, loaded: @escaping @Sendable (TestProgram) -> Void = { _ in }
+        documents: String, stop: @escaping @Sendable () -> Bool = { false },
+        loaded: @escaping @Sendable (TestProgram) -> Void = { _ in }
     ) throws -> TestSuite {
         let reference = try plan.referencePath.map { try Reference(path: $0) }
         let rules = GradingRules(reference: reference, untrusted: plan.untrusted)
         var suite = TestSuite(
-            paths: plan.paths, rules: rules, loaders: plan.filter == nil ? plan.jobs : 1, stop: stop, loaded: loaded)
+            paths: plan.paths, rules: rules, loaders: plan.filter == nil ? plan.jobs : 1, documents: documents, stop: stop,
+            loaded: loaded)
         if suite.interrupted { return suite }
         for problem in suite.problems { diagnostics.error(problem) }
         reportSkipped(suite)

@@ -27,7 +27,9 @@ package struct TestSession: Sendable {
 
     /// `--list`: each case id and its runners, one line each (escaped).
     package func list() throws -> [String] {
-        let suite = try selectPrograms()
+        let documents = try TemporaryDirectory(prefix: "list", environment: context.environment)
+        defer { documents.remove() }
+        let suite = try selectPrograms(documents: documents.path)
         let runners = try resolveRunners(for: suite.programs, toolchain: context.toolchain)
         return suite.programs.flatMap { program in
             let names = runners[program.format]?.map(\.name).joined(separator: ",") ?? ""
@@ -48,7 +50,8 @@ package struct TestSession: Sendable {
         let contain = plan.isolate && context.environment["ASMRUN_BUILD_VIEW"] != "0"
         let bounds = contain ? BuildBounds(paths: plan.paths, trusted: plan.referencePath.map { [$0] } ?? []) : nil
         let store = try ArtifactStore(
-            options: plan.cache, environment: context.environment, launcher: context.launcher, bounds: bounds)
+            options: plan.cache, environment: context.environment, launcher: context.launcher, bounds: bounds,
+            callerFlags: plan.callerFlags, uncontained: { [diagnostics] in diagnostics.remark($0) })
         defer { store.close() }
         let scratch = try TemporaryDirectory(prefix: "test", environment: context.environment, claimed: true)
         defer { scratch.remove() }
@@ -99,7 +102,7 @@ package struct TestSession: Sendable {
             if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
         }
         let suite = Result {
-            try selectPrograms(stop: { stopped.isSet }) { program in
+            try selectPrograms(documents: store.scratch, stop: { stopped.isSet }) { program in
                 if let filter, program.selecting(filter) == nil { return }
                 if let shard = plan.shard, !shard.holds(program) { return }
                 ahead.offer(program)

@@ -93,6 +93,11 @@ extension Program {
 
     private static func kind(of path: String) throws -> SourceKind {
         guard let kind = SourceKind(path: path) else {
+            // `asmrun hello` beside hello.asm: the name of the program, not of its source.
+            if let source = [".asm", ".nasm"].map({ path + $0 }).first(where: Files.isRegularFile) {
+                let what = Files.isRegularFile(path) ? "is not a source (an executable?)" : "no such file"
+                throw FileError(path: path, problem: what, fix: "did you mean \(source.displayEscaped)? asmrun \(source.displayEscaped)")
+            }
             throw FileError(
                 path: path, problem: "is not a file asmrun builds", fix: "name .asm, .nasm, .s, .c, .o or .a files, or a folder")
         }
@@ -113,6 +118,28 @@ package struct ProgramFolder {
         var visited = Set<String>()
         walk(folder, bound: Files.realPath(folder), &found, &visited)
         return found
+    }
+
+    /// The C files that belong to a file of functions in `folder`: the folder's own, and those
+    /// of folders below it that hold no assembly source (a vendored test framework), never those
+    /// of a folder below that is another program's.
+    package static func companionC(of folder: String) -> [String] {
+        let found = scan(folder)
+        let base = standardize(folder)
+        let programFolders = Set(found.assembly.map { standardize(parent($0)) }).subtracting([base])
+        return found.c.filter { path in
+            var directory = standardize(parent(path))
+            while directory.count > base.count {
+                if programFolders.contains(directory) { return false }
+                directory = parent(directory)
+            }
+            return true
+        }
+    }
+
+    private static func parent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return String(path[..<slash])
     }
 
     private static func walk(_ directory: String, bound: String?, _ found: inout ProgramFolder, _ visited: inout Set<String>) {

@@ -22,7 +22,7 @@ extension ProgramSettings {
         switch key.lowercased() {
         case "format":
             let value = try argument("elf64 or elf32")
-            guard let parsed = ObjectFormat(rawValue: value.lowercased()) else {
+            guard let parsed = ObjectFormat(named: value) else {
                 throw invalid(location, "unknown format `\(value)` (use elf64 or elf32)")
             }
             format = parsed

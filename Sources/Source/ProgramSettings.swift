@@ -8,6 +8,14 @@ package enum ObjectFormat: String, Sendable, CaseIterable {
     case elf32
 }
 
+extension ObjectFormat {
+    /// A format as nasm's `-f` names it: `elf64`, `elf32`, or `elf`, nasm's own alias of elf32.
+    package init?(named name: String) {
+        let lowered = name.lowercased()
+        self.init(rawValue: lowered == "elf" ? "elf32" : lowered)
+    }
+}
+
 /// How the object file becomes an executable.
 package enum LinkMode: String, Sendable, CaseIterable {
     /// `ld` when the program defines `_start`, the C driver when it defines only `main`.

@@ -48,7 +48,7 @@ package final class BuildAhead: Sendable {
         guard let program = test.program, test.problem == nil else { return }
         let queued = state.withLock { state in
             guard state.accepting else { return false }
-            state.queue.append((test.path, program, Entry()))
+            state.queue.append((test.buildKey, program, Entry()))
             return true
         }
         if queued { available.signal() }

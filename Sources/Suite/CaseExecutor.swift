@@ -54,12 +54,15 @@ struct CaseExecutor: Sendable {
             limit: limits.outputLimit, expectedFailure: program.settings.expectedFailure(for: runner.name),
             interrupted: result.interrupted)
         if let bytes = run.filledFolder { Self.failForFilledFolder(bytes, &verdict) }
+        // What an interrupted program did is not what it does: it is neither shown nor recorded.
+        if verdict.status != .interrupted { verdict.observation = observation }
+        if configuration.recording, run.filledFolder == nil {
+            Self.findHoles(&verdict) { again(input, program: program, artifact: artifact, runner: runner, limits: limits) }
+        }
         if run.leftovers > 0 {
             verdict.detail = "asmrun ended \(run.leftovers) process\(run.leftovers == 1 ? "" : "es") the program left running"
             if verdict.message.isEmpty { verdict.message = verdict.detail }
         }
-        // What an interrupted program did is not what it does: it is neither shown nor recorded.
-        if verdict.status != .interrupted { verdict.observation = observation }
         verdict.duration = result.duration
         verdict.buildRemarks = artifact.remarks
         let stream = verdict.status == .timeout ? "status" : verdict.diffs.first?.stream

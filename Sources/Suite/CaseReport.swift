@@ -19,3 +19,10 @@ package struct CaseReport: Sendable {
     /// `asm/hello.asm:default`.
     package var id: String { "\(program):\(caseName)" }
 }
+
+extension CaseReport {
+    /// A case read back from a report (`asmrun report merge`); the rest as it defaults.
+    package init(program: String, caseName: String, results: [RunnerResult]) {
+        self.init(program: program, caseName: caseName, results: results, divergence: nil)
+    }
+}

@@ -215,7 +215,7 @@ struct Discovery {
 
     /// A file that is not a folder: a program, a source skipped with its reason, or nothing.
     private static func classify(_ name: String, _ path: String, _ found: inout Found) {
-        if isProgramFile(name) {
+        if isProgramFile(name) || isDocument(name) {
             found.programs.append(.file(path))
         } else if let reason = skipReason(name) {
             found.skipped.append((path, reason))
@@ -227,6 +227,13 @@ struct Discovery {
     static func isProgramFile(_ name: String) -> Bool {
         let suffix = PathName.pathExtension(of: name).lowercased()
         return suffix == "asm" || suffix == "nasm"
+    }
+
+    /// `.md` and `.markdown` files, whose ```nasm blocks are doc-tests (one with none is zero
+    /// programs, said with `-v`).
+    static func isDocument(_ name: String) -> Bool {
+        let suffix = PathName.pathExtension(of: name).lowercased()
+        return suffix == "md" || suffix == "markdown"
     }
 
     /// The temporary files of `NAME.expect` beside a source named on the command line.

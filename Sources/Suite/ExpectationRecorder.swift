@@ -52,7 +52,12 @@ struct ExpectationRecorder: Sendable {
             }
             return observations.isEmpty ? nil : (entry.testCase, observations)
         }
-        var outcome = recordable.isEmpty ? Outcome() : try merge(recordable, of: program)
+        var outcome = Outcome()
+        if let block = program.document, let (ran, observations) = recordable.first {
+            outcome = try recordDocument(program, block, ran, observations)
+        } else if !recordable.isEmpty {
+            outcome = try merge(recordable, of: program)
+        }
         outcome.passedOver = passedOver
         return outcome
     }

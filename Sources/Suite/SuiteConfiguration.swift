@@ -34,4 +34,22 @@ package struct SuiteOutcome: Sendable {
     package var complete: Bool
     /// Expectation files written by `--update`.
     package var updatedFiles: [String]
+
+    /// `--update`: one line per case recorded with a hole that is a whole line (any line passes
+    /// there), for the summary.
+    package var holeWarnings: [String] {
+        reports.flatMap { report in
+            report.results.filter { !$0.wholeLineHoles.isEmpty && $0.message.hasPrefix("recorded") }.map { result in
+                "warning: \(report.id) [\(result.runner)]: recorded \(result.wholeLineHoles.joined(separator: ", ")) as a hole "
+                    + "and nothing else, which any line passes; check that is meant"
+            }
+        }
+    }
+}
+
+extension SuiteOutcome {
+    /// An outcome read back from reports (`asmrun report merge`).
+    package init(reports: [CaseReport], complete: Bool) {
+        self.init(reports: reports, complete: complete, updatedFiles: [])
+    }
 }

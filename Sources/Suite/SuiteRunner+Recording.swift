@@ -49,7 +49,7 @@ extension SuiteRunner {
         defer { state.withLock { _ = $0.committed.insert(index) } }
         do {
             let outcome = try ExpectationRecorder().record(programs[index], cases)
-            if let path = outcome.written { state.withLock { $0.updatedFiles.append(path) } }
+            if let path = outcome.written { state.withLock { if !$0.updatedFiles.contains(path) { $0.updatedFiles.append(path) } } }
             for remark in outcome.remarks { note("warning: \(remark)") }
             guard !outcome.skipped.isEmpty || !outcome.passedOver.isEmpty else { return }
             revise([index]) { result, caseName in

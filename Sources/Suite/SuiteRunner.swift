@@ -180,7 +180,7 @@ package final class SuiteRunner: Sendable {
         }
         let start = monotonicSeconds()
         let built =
-            builtAhead?.take(test.path) ?? (
+            builtAhead?.take(test.buildKey) ?? (
                 Result { try stages.build(program, trace: trace) }, monotonicSeconds() - start
             )
         let artifact: Artifact
@@ -258,7 +258,7 @@ package final class SuiteRunner: Sendable {
     private func complete(_ slot: Int, _ runnerIndex: Int, _ result: RunnerResult) {
         if configuration.failFast && !result.isSuccess && result.status != .skip { cancel() }
         let finished = state.withLock { state -> CaseReport? in
-            state.slots[slot].results[runnerIndex] = result
+            state.slots[slot].results[runnerIndex] = programs[state.slots[slot].program].naming(result)
             state.slots[slot].remaining -= 1
             guard state.slots[slot].remaining == 0 else { return nil }
             let done = state.slots[slot]

@@ -34,6 +34,10 @@ package struct TestProgram: Sendable {
     /// Its cases are counted and scored but not reported one by one (`CaseReport.quiet`).
     package var quiet = false
 
+    /// The Markdown program block it is, for a doc-test (its `path` and `expectationPath` are
+    /// then the Markdown file's).
+    package var document: DocumentBlock?
+
     /// Names of the cases `--filter` selected; `nil` runs them all. The expectation file itself
     /// keeps every case, so `--update` of a selection never drops the others.
     package var selection: Set<String>?
@@ -46,6 +50,10 @@ package struct TestProgram: Sendable {
     package var cases: [TestCase] {
         allCases.filter { selection?.contains($0.name) ?? true }
     }
+
+    /// What names its build: its path, or for a Markdown block the file its code was written to
+    /// (the blocks of one file share its path).
+    package var buildKey: String { document?.extracted ?? path }
 
     /// `asm/hello.asm:default`.
     package func id(of caseName: String) -> String { "\(path):\(caseName)" }
@@ -81,6 +89,14 @@ package struct TestProgram: Sendable {
             problem = "\(error)"
             problemLocation = (error as? any AsmRunError)?.location
         }
+    }
+
+    /// A program block of the Markdown file at `path` (`documentPrograms` fills it in).
+    init(block path: String, root: String) {
+        self.path = path
+        self.root = root
+        expectationPath = path
+        fileFolder = nil
     }
 
     /// A `.expect` file or `.files` folder that is a symbolic link out of the folder holding it
@@ -119,6 +135,7 @@ package struct TestProgram: Sendable {
     /// that failed for `runner` (the case's own line when that field is not written), or the
     /// first line of the program's main source when the case is in no file yet.
     func location(of testCase: TestCase, stream: String?, runner: String) -> FileLocation {
+        if let document { return FileLocation(path, line: document.expectationLine) }
         if let line = testCase.lines.line(of: stream, runner: runner) { return FileLocation(expectationPath, line: line) }
         return FileLocation(program?.files.first ?? path, line: 1)
     }

@@ -58,8 +58,10 @@ package struct TestSuite: Sendable {
     /// With a reference, each program's expectations are the reference's, and a program it
     /// expects that a folder lacks is an error of that folder; `rules` say what else grading
     /// takes out of a submission's hands. `stop` ends discovery (an interrupt).
+    /// The code of Markdown files' program blocks is written below `documents` (a folder the
+    /// builds can see: the store's scratch folder).
     package init(
-        paths given: [String], rules: GradingRules = GradingRules(), loaders: Int = 1,
+        paths given: [String], rules: GradingRules = GradingRules(), loaders: Int = 1, documents: String? = nil,
         stop: @escaping @Sendable () -> Bool = { false }, loaded onLoad: @escaping @Sendable (TestProgram) -> Void = { _ in }
     ) {
         let paths = Self.outermost(given)
@@ -75,17 +77,32 @@ package struct TestSuite: Sendable {
         var plan = Plan(found, paths: paths)
         if let reference = rules.reference { plan.match(reference, &skipped, &ignored) }
         let bounds = paths.map { ProgramBounds(root: $0, reference: rules.reference?.path, graded: rules.grading) }
-        let loaded = plan.entries.concurrentMap(threads: loaders) { entry in
+        let folder = documents ?? Files.currentDirectory
+        let results = plan.entries.concurrentMap(threads: loaders) { entry -> Loaded in
+            if case .file(let path) = entry.location, Discovery.isDocument(path), entry.key == nil {
+                let found = TestProgram.documentPrograms(path, root: paths[entry.root], folder: folder)
+                let documentBounds = ProgramBounds(roots: [paths[entry.root], folder], graded: rules.grading)
+                let programs = found.programs.map { found in
+                    var program = found
+                    program.confine(within: documentBounds)
+                    onLoad(program)
+                    return (program: program, root: entry.root)
+                }
+                let named = path == paths[entry.root] && programs.isEmpty && found.skipped.isEmpty
+                return Loaded(programs: programs, skipped: found.skipped, emptyDocument: named ? path : nil)
+            }
             var program = TestProgram(
                 entry.location, root: paths[entry.root], expectationBase: entry.key.map { rules.reference!.join($0) })
             program.referenceKey = entry.key
             if rules.grading { program.judge(by: entry.key.map { rules.reference!.policy(for: $0) } ?? ProgramSettings()) }
             program.confine(within: bounds[entry.root])
             onLoad(program)
-            return (program: program, root: entry.root)
+            return Loaded(programs: [(program: program, root: entry.root)])
         }
         programs = []
-        let kept = removeParts(loaded)
+        noteSkippedBlocks(results.flatMap(\.skipped))
+        emptyPaths += results.compactMap(\.emptyDocument).map(Self.emptyDocument)
+        let kept = removeParts(results.flatMap(\.programs))
         var byRoot = Array(repeating: [TestProgram](), count: paths.count)
         for entry in kept { byRoot[entry.root].append(entry.program) }
         for (root, entries) in byRoot.enumerated() {

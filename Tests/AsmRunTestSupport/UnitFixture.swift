@@ -1,8 +1,9 @@
 import Compare
 import Foundation
 import Sandbox
-@testable import Suite
 import Support
+
+@testable import Suite
 
 /// Programs and reports for unit tests: files written to a fresh folder and loaded as a suite
 /// would (reading files only; no tool runs).

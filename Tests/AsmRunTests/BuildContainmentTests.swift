@@ -112,15 +112,31 @@ struct BuildContainmentTests {
     }
 
     /// `asmrun test alice bob`: alice's build reads bob's folder by a computed name, which no
-    /// scan resolves (so no refusal stops it before nasm): each folder has a view of its own.
-    @Test func aSubmissionsBuildCannotReadAClassmates() throws {
+    /// scan resolves (so no refusal stops it before nasm): each folder has a view of its own,
+    /// as nobody too, where the views share one user namespace (bob's folder built first).
+    @Test func aSubmissionsBuildCannotReadAClassmates() throws { try classmates(asNobody: false) }
+
+    @Test(.enabled(if: geteuid() == 0 && Fixture.locator.find("setpriv") != nil, "needs root and setpriv to run asmrun as nobody"))
+    func nobodysSubmissionsBuildCannotReadAClassmates() throws { try classmates(asNobody: true) }
+
+    private func classmates(asNobody: Bool) throws {
         let base = try Fixture.visibleDirectory()
         defer { Files.removeTree(base) }
         let secret = base + "/bob/answer.txt"
         try Fixture.write("bobs-own-work\n", to: secret)
+        try Fixture.write(Fixture.hello, to: base + "/bob/hello.asm")
         try Fixture.write(Self.fileLeak(secret), to: base + "/alice/leak.asm")
         try Fixture.write("[case default]\nstdout:\n| [..]\nstatus: exit 0\n", to: base + "/alice/leak.expect")
-        let (stdout, stderr, _) = try Fixture.asmrun(["test", base + "/alice", base + "/bob", "--no-cache", "-v"])
+        for path in ["/bob", "/alice", "/bob/answer.txt", "/bob/hello.asm", "/alice/leak.asm", "/alice/leak.expect"] {
+            chmod(base + path, Files.isDirectory(base + path) ? 0o755 : 0o644)
+        }
+        mkdir(base + "/tmp", 0o777)
+        chmod(base + "/tmp", 0o777)
+        let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups", Fixture.binary]
+        let (stdout, stderr, _) = try Fixture.asmrun(
+            (asNobody ? nobody : []) + ["test", base + "/bob", base + "/alice", "--no-cache", "-v", "-j", "1"],
+            environment: asNobody ? ["HOME": base, "TMPDIR": base + "/tmp"] : [:],
+            executable: asNobody ? Fixture.locator.find("setpriv")! : Fixture.binary)
         #expect(!(stdout + stderr).contains("bobs-own-work"), "alice's build read bob's folder: \(stdout)\(stderr)")
         #expect(stdout.contains("unable to") && stdout.contains("answer.txt"), "\(stdout)")
     }

@@ -41,7 +41,11 @@ import Testing
         #expect(
             plan.compiles[1].command
                 == Command(
-                    bin + "/cc", ["-c", "-MD", "-MF", "/out/1-c0-driver.o.d", "-o", "/out/1-c0-driver.o", "samples/driver.c"]))
+                    bin + "/cc",
+                    [
+                        "-c", "-fmacro-prefix-map=samples/=", "-MD", "-MF", "/out/1-c0-driver.o.d", "-o", "/out/1-c0-driver.o",
+                        "samples/driver.c",
+                    ]))
         #expect(plan.executable == "/out/1-prog")
     }
 
@@ -55,7 +59,7 @@ import Testing
         let object = ["-MD", "/out/1-0-prog.o.d", "-o", "/out/1-0-prog.o", "samples/prog.asm"]
         #expect(classic.compiles[0].command.arguments == ["-f", "elf64", "-I", "samples/"] + object)
         #expect(debug.compiles[0].command.arguments == ["-f", "elf64", "-g", "-F", "dwarf", "-I", "samples/"] + object)
-        #expect(debug.compiles[1].command.arguments.starts(with: ["-c", "-g", "-MD"]))
+        #expect(debug.compiles[1].command.arguments.starts(with: ["-c", "-g", "-fmacro-prefix-map=samples/=", "-MD"]))
         #expect(
             classic.compiles[0].listing?.arguments == [
                 "-f", "elf64", "-I", "samples/", "-M", "-MF", "/out/1-0-prog.o.d", "samples/prog.asm",
@@ -97,7 +101,7 @@ import Testing
         }
         #expect(
             error.rendered
-                == "asmrun: leap.asm: no entry point: it defines `_start` or `main`; a file of functions needs a C driver: add a C file with `main` (asmrun leap.asm driver.c, or `; asmrun: with driver.c`), or define `_start`"
+                == "asmrun: leap.asm: no entry point: it defines neither `_start` nor `main`; a file of functions needs a C driver: add a C file with `main` (asmrun leap.asm driver.c, or `; asmrun: with driver.c`), or define `_start`"
         )
     }
 

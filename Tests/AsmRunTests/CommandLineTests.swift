@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func runOptionsRejectBadUsage() throws {
-        #expect(throws: UsageError("--format takes one of elf64, elf32, not `elf16`")) {
+        #expect(throws: UsageError("--format takes elf64 or elf32 (or elf, nasm's name for elf32), not `elf16`")) {
             try RunOptions(parsing: ["--format", "elf16", "x.asm"])
         }
         #expect(throws: UsageError.self) { try RunOptions(parsing: []) }

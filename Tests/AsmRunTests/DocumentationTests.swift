@@ -24,7 +24,7 @@ import Testing
         return found
     }()
 
-    static let subcommands = ["run", "test", "doctor", "cache"]
+    static let subcommands = ["run", "test", "debug", "trace", "report", "doctor", "cache"]
 
     static let variables: [String] = Usage.main.matches(of: /\n  (?<name>[A-Z][A-Z_]+)[= ]/).map { String($0.output.name) }
 
@@ -73,7 +73,8 @@ import Testing
             Command("/bin/bash", ["-c", script], workingDirectory: directory), options: LaunchOptions())
         #expect(
             String(decoding: result.stdout, as: UTF8.self)
-                == "run test debug doctor cache hello.asm\n--runner\nauto native qemu binfmt all native,qemu\nelf64 elf32\nhello.asm\n")
+                == "run test debug trace report doctor cache hello.asm\n--runner\nauto native qemu binfmt all native,qemu\nelf64 elf32\nhello.asm\n"
+        )
         #expect(result.termination == .exited(0))
     }
 }

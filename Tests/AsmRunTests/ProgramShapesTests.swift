@@ -82,7 +82,7 @@ struct ProgramShapesTests {
         #expect(result.status == .exited(125))
         #expect(
             result.stderr
-                == "asmrun: leap.asm: no entry point: it defines `_start` or `main`; a file of functions needs a C driver: add a C file with `main` (asmrun leap.asm driver.c, or `; asmrun: with driver.c`), or define `_start`\n"
+                == "asmrun: leap.asm: no entry point: it defines neither `_start` nor `main`; a file of functions needs a C driver: add a C file with `main` (asmrun leap.asm driver.c, or `; asmrun: with driver.c`), or define `_start`\n"
         )
     }
 

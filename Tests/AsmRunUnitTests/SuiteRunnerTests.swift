@@ -3,8 +3,8 @@ import Synchronization
 import Testing
 
 @testable import Compare
-@testable import Source
 @testable import Run
+@testable import Source
 @testable import Suite
 @testable import Support
 

@@ -28,6 +28,10 @@ typedef struct {
     int user_ns_fd;              // a user namespace to enter first (setns), or -1
     int net_ns_fd;               // a network namespace to enter (setns), or -1
     int mnt_ns_fd;               // a mount namespace to enter (setns), or -1
+    /* The program is PID 1 of a new PID namespace (made once the namespaces above are entered,
+       so inside the user namespace): when it ends, the kernel kills every process it left
+       (a daemon a build's tool started). Not with case_namespaces. */
+    int new_pid_namespace;
     asmrun_limits limits;
     /* A case of its own: new PID, IPC, UTS and mount namespaces (copied from mnt_ns_fd's), with
        an init as PID 1 that starts the program, reports on status_write_fd and ends every
@@ -86,6 +90,7 @@ typedef enum {
     ASMRUN_STEP_SECCOMP,
     ASMRUN_STEP_INIT,
     ASMRUN_STEP_IDENTITY,
+    ASMRUN_STEP_PID_NAMESPACE,
 } asmrun_step;
 
 /// Spawns a child the way glibc's posix_spawn does (vfork with all signals blocked, default
@@ -173,6 +178,9 @@ typedef struct {
     const char *working_directory;
     /* No network namespace is made (its descriptor stays -1): the caller shares one it has. */
     int no_network;
+    /* With a user namespace: enter this one (another view's) instead of making one; its
+       descriptor is not stored again (-1). -1 otherwise. */
+    int shared_user_fd;
 } asmrun_view;
 
 /// Creates the namespaces children run in: a network namespace with no interfaces up, and a

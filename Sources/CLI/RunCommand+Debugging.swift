@@ -1,0 +1,21 @@
+import Build
+import Run
+import Support
+
+extension RunCommand {
+    /// Builds the program as `asmrun FILE.asm` would, with the debug build whose line tables
+    /// `asmrun debug` and `asmrun trace` read and a scratch folder (`prefix`), and hands them the
+    /// run; 130 when an interrupt stopped the build.
+    func withDebugRun(prefix: String, _ body: (CrashProbe.Run, Prepared, String) throws -> Int32) throws -> Int32 {
+        guard let prepared = try prepare() else { return ExitStatus.interrupted }
+        defer { prepared.close() }
+        let folder = try TemporaryDirectory(prefix: prefix, environment: context.environment)
+        defer { folder.remove() }
+        let symbols = prepared.debugBuild()
+        defer { symbols?.release() }
+        let run = CrashProbe.Run(
+            program: prepared.probeProgram(symbols: symbols), argv0: prepared.program.argv0, arguments: options.programArguments,
+            environment: nil, runner: prepared.runner)
+        return try body(run, prepared, folder.path)
+    }
+}
