@@ -4,7 +4,8 @@ import Support
 
 /// GitHub Actions workflow commands for failures: `::error file=…,line=…,title=…::message`,
 /// pointing at the `.expect` line of the field that failed (the first error line of a build
-/// failure), with the first lines of the diff in the message; and `::warning` for a program's
+/// failure), with the first lines of the diff in the message, and once more on the program's
+/// source for what the program did; and `::warning` for a program's
 /// emulation warnings (`EmulationWarning`), passing or not.
 package enum GitHubAnnotations {
     /// Diff lines carried in one annotation (GitHub shows a few; the log has the rest).
@@ -20,8 +21,24 @@ package enum GitHubAnnotations {
             let body = ([DisplayText.escape(result.message)] + excerpt(result).map(DisplayText.escape)).joined(separator: "\n")
             text += "::error file=\(escape(location.path.displayEscaped, property: true)),line=\(location.line ?? 1)"
             text += ",title=\(escape(title, property: true))::\(escape(body, property: false))\n"
+            if let source = sourceLocation(of: result, program: report.program, besides: location) {
+                text += "::error file=\(escape(source.path.displayEscaped, property: true)),line=\(source.line ?? 1)"
+                text += ",title=\(escape(title, property: true))::\(escape(body, property: false))\n"
+            }
         }
         return text
+    }
+
+    /// Where the same failure is said once more on the program's own source, the file a pull
+    /// request changes (the `.expect` line it points at is one the change did not touch): the
+    /// line it crashed on, else its first line. Only for what the program did (a failed or
+    /// timed-out run), not for a broken expectation or build, which point at their own file.
+    static func sourceLocation(of result: RunnerResult, program: String, besides location: FileLocation) -> FileLocation? {
+        guard result.status == .fail || result.status == .timeout, location.path != program, Files.isRegularFile(program) else {
+            return nil
+        }
+        if let crashed = result.crash?.location, crashed.path == program { return crashed }
+        return FileLocation(program, line: 1)
     }
 
     /// One warning annotation per emulation warning of `program` (a pass under qemu that would

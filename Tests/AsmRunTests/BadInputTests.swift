@@ -60,7 +60,10 @@ struct BadInputTests {
         #expect(!lines.contains { $0.hasPrefix("PASS") }, "no forged PASS line: \(everything)")
         // What GitHub's runner obeys: the name's `::` puts the case's text between stop-commands.
         let obeyed = ReportAttackTests.workflowCommands(in: everything)
-        #expect(obeyed.count == 1 && obeyed.first?.hasPrefix("::error") == true, "one annotation, no forged ::warning: \(everything)")
+        // One failure: annotated at the .expect and once more on the source, no forged ::warning.
+        #expect(obeyed.count == 2 && obeyed.allSatisfy { $0.hasPrefix("::error") }, "two annotations, no forged ::warning: \(everything)")
+        #expect(
+            obeyed.contains { $0.hasPrefix("::error file=\(directory)/x\\nPASS  everything.asm\\n%3A%3Awarning%3A%3Aforged.asm,line=1,") })
         #expect(everything.contains("FAIL  \(directory)/x\\nPASS  everything.asm\\n::warning::forged.asm:\\e[2Jclear [qemu]"))
         let annotation = try #require(lines.first { $0.hasPrefix("::error") })
         #expect(annotation.hasPrefix("::error file=\(directory)/x\\nPASS  everything.asm\\n%3A%3Awarning%3A%3Aforged.expect,line=1,title="))

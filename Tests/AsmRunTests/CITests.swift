@@ -119,13 +119,24 @@ struct CITests {
         try Fixture.write("global f\nf:\n    ret\n", to: directory + "/asm/cmain/f.asm")
         try Fixture.write(Self.exiting(0), to: directory + "/asm/bad.asm")
         try Fixture.write("[case default]\nstatus: exited 0\n", to: directory + "/asm/bad.expect")
+        // A crash on line 3 where the case expects exit 0.
+        try Fixture.write("global _start\n_start:\n    mov qword [0], 1\n", to: directory + "/asm/crash.asm")
+        try Fixture.write("[case default]\nstatus: exit 0\n", to: directory + "/asm/crash.expect")
         let summary = directory + "/summary.md"
         try Fixture.write("earlier step\n", to: summary)
         let environment = ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary]
         let result = try Fixture.asmrun(["test", "asm", "--runner", "qemu"], in: directory, environment: environment)
         #expect(result.status == .exited(1))
         let annotations = result.stdout.split(separator: "\n").filter { $0.hasPrefix("::error ") }.map(String.init)
-        #expect(annotations.count == 6, "\(result.stdout)")
+        // Seven failures, and four of them (what the programs did) also on the program's source.
+        #expect(annotations.count == 11, "\(result.stdout)")
+        #expect(
+            annotations.contains {
+                $0.hasPrefix("::error file=asm/hello.asm,line=1,title=asm/hello.asm%3Awrong [qemu]::stdout differs%0A")
+            }, "\(annotations)")
+        #expect(annotations.contains { $0.hasPrefix("::error file=asm/three.asm,line=1,title=asm/three.asm%3Adefault [qemu]::") })
+        #expect(annotations.contains { $0.hasPrefix("::error file=asm/crash.asm,line=3,title=asm/crash.asm%3Adefault [qemu]::") })
+        #expect(!annotations.contains { $0.hasPrefix("::error file=asm/bad.asm,") }, "a broken .expect is not the program's")
         #expect(
             annotations.contains {
                 $0.hasPrefix("::error file=asm/bad.expect,line=2,title=asm/bad.asm%3Adefault [qemu]::asm/bad.expect:2: status must be")
@@ -152,7 +163,7 @@ struct CITests {
                 "::error file=asm/three.expect,line=3,title=asm/three.asm%3Adefault [qemu]::status differs%0Astatus:%0Aexpected exit 4, got exit 3"
             ))
         let markdown = try String(contentsOfFile: summary, encoding: .utf8)
-        #expect(markdown.hasPrefix("earlier step\n### asmrun test: 1 passed, 6 failed\n"), "appended: \(markdown)")
+        #expect(markdown.hasPrefix("earlier step\n### asmrun test: 1 passed, 7 failed\n"), "appended: \(markdown)")
         #expect(markdown.contains("| fail | asm/hello.asm:wrong | qemu | stdout differs |\n"))
         #expect(
             markdown.contains("<details><summary>asm/hello.asm:wrong [qemu]</summary>\n\n```diff\nstdout differs\nstdout:\n--- expected\n"))

@@ -147,10 +147,10 @@ struct ReportAttackTests {
         #expect(run.status == .exited(1))
         let log = run.stdout + run.stderr
         let obeyed = Self.workflowCommands(in: log)
-        // asmrun's own annotations, one per failure, and nothing else (their data quotes the
-        // forged lines, as data).
+        // asmrun's own annotations, one per failure and one more on the source of each program
+        // that ran and failed, and nothing else (their data quotes the forged lines, as data).
         let own = obeyed.filter { $0.hasPrefix("::error file=\(work)/") }
-        #expect(own.count == 3, "asmrun's own annotations still count: \(obeyed)\n\(log)")
+        #expect(own.count == 5, "asmrun's own annotations still count: \(obeyed)\n\(log)")
         #expect(own.count == obeyed.count, "commands the runner would obey:\n\(obeyed.joined(separator: "\n"))\n\(log)")
         #expect(!log.split(separator: "\n").contains { $0.hasPrefix("PASS  forged") }, "\(log)")
     }
