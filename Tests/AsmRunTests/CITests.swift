@@ -103,9 +103,9 @@ struct CITests {
         #expect(alone.stderr == "asmrun: --balance deals the programs out to shards, so it needs --shard K/N\n")
     }
 
-    @Test func annotationsPointAtTheExpectLineAndCarryTheDiff() throws {
-        let directory = try Fixture.temporaryDirectory()
-        defer { Files.removeTree(directory) }
+    /// Programs that fail in every way an annotation points at: a diff, an unwritten field, a
+    /// runner's override, nasm's and the C compiler's errors, a malformed `.expect`, a crash.
+    static func annotatedSuite(in directory: String) throws {
         try Fixture.write(Fixture.hello, to: directory + "/asm/hello.asm")
         try Fixture.write(
             "# header\n\n[case fine]\nstatus: exit 0\nstdout:\n| hello\n\n[case wrong]\nstatus: exit 0\nstdout:\n| hullo, 100%\n"
@@ -122,6 +122,12 @@ struct CITests {
         // A crash on line 3 where the case expects exit 0.
         try Fixture.write("global _start\n_start:\n    mov qword [0], 1\n", to: directory + "/asm/crash.asm")
         try Fixture.write("[case default]\nstatus: exit 0\n", to: directory + "/asm/crash.expect")
+    }
+
+    @Test func annotationsPointAtTheExpectLineAndCarryTheDiff() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        try Self.annotatedSuite(in: directory)
         let summary = directory + "/summary.md"
         try Fixture.write("earlier step\n", to: summary)
         let environment = ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary]
