@@ -44,16 +44,21 @@ package enum AsmRun {
         arguments.prefix { $0 != "--" }.contains { $0 == "-h" || $0 == "--help" }
     }
 
-    private static func runMain(_ arguments: [String], context: Context) -> Int32 {
+    /// A subcommand's frame: `-h`/`--help` prints `help`; an error `body` throws is emitted and
+    /// exits as `command`'s errors do.
+    static func subcommand(
+        _ arguments: [String], help: String, failing command: ExitStatus.Command, context: Context, _ body: () throws -> Int32
+    ) -> Int32 {
         if wantsHelp(arguments) {
-            context.console.write(Usage.main)
+            context.console.write(help)
             return ExitStatus.success
         }
-        do {
-            let options = try RunOptions(parsing: arguments)
-            return RunCommand(options: options, context: context).execute()
-        } catch {
-            return ExitStatus.failed(error, in: .run, context.diagnostics)
+        do { return try body() } catch { return ExitStatus.failed(error, in: command, context.diagnostics) }
+    }
+
+    private static func runMain(_ arguments: [String], context: Context) -> Int32 {
+        subcommand(arguments, help: Usage.main, failing: .run, context: context) {
+            RunCommand(options: try RunOptions(parsing: arguments), context: context).execute()
         }
     }
 }

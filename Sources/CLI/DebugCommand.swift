@@ -10,15 +10,8 @@ struct DebugCommand {
     let context: Context
 
     static func main(_ arguments: [String], context: Context) -> Int32 {
-        if AsmRun.wantsHelp(arguments) {
-            context.console.write(Usage.main)
-            return ExitStatus.success
-        }
-        do {
-            let options = try RunOptions(parsing: arguments, debugging: true)
-            return try DebugCommand(options: options, context: context).execute()
-        } catch {
-            return ExitStatus.failed(error, in: .run, context.diagnostics)
+        AsmRun.subcommand(arguments, help: Usage.main, failing: .run, context: context) {
+            try DebugCommand(options: try RunOptions(parsing: arguments, debugging: true), context: context).execute()
         }
     }
 

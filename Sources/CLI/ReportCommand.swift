@@ -13,11 +13,7 @@ struct ReportCommand {
     let context: Context
 
     static func main(_ arguments: [String], context: Context) -> Int32 {
-        if AsmRun.wantsHelp(arguments) {
-            context.console.write(Usage.report)
-            return ExitStatus.success
-        }
-        do {
+        AsmRun.subcommand(arguments, help: Usage.report, failing: .test, context: context) {
             var command = ReportCommand(context: context)
             guard arguments.first == "merge" else {
                 throw UsageError(
@@ -38,8 +34,6 @@ struct ReportCommand {
                 throw UsageError("report merge needs the JSON reports to merge", fix: "asmrun report merge shard-1.json shard-2.json")
             }
             return try command.execute()
-        } catch {
-            return ExitStatus.failed(error, in: .test, context.diagnostics)
         }
     }
 

@@ -8,14 +8,8 @@ import Synchronization
 /// it tells (`ConsoleReporter`) and the summary, and returns the exit status.
 enum TestCommand {
     static func main(_ arguments: [String], context: Context) -> Int32 {
-        if AsmRun.wantsHelp(arguments) {
-            context.console.write(Usage.test)
-            return ExitStatus.success
-        }
-        do {
-            return execute(TestSession(plan: try TestPlan(parsing: arguments), context: context))
-        } catch {
-            return ExitStatus.failed(error, in: .test, context.diagnostics)
+        AsmRun.subcommand(arguments, help: Usage.test, failing: .test, context: context) {
+            execute(TestSession(plan: try TestPlan(parsing: arguments), context: context))
         }
     }
 

@@ -13,11 +13,7 @@ struct TraceCommand {
     let context: Context
 
     static func main(_ arguments: [String], context: Context) -> Int32 {
-        if AsmRun.wantsHelp(arguments) {
-            context.console.write(Usage.main)
-            return ExitStatus.success
-        }
-        do {
+        AsmRun.subcommand(arguments, help: Usage.main, failing: .run, context: context) {
             var rest: [String] = []
             var steps = TraceSession.defaultSteps
             var json: String?
@@ -39,8 +35,6 @@ struct TraceCommand {
             }
             let options = try RunOptions(parsing: rest + (scanner.passthrough.isEmpty ? [] : ["--"] + scanner.passthrough), debugging: true)
             return try TraceCommand(options: options, steps: steps, json: json, context: context).execute()
-        } catch {
-            return ExitStatus.failed(error, in: .run, context.diagnostics)
         }
     }
 

@@ -5,14 +5,16 @@ import Support
 
 /// The JSON report (`--json`): schema `asmrun-report/2`, documented in Documentation/testing.md.
 package enum JSONReport {
-    struct Document: Codable {
+    /// `results` are `Entry` values, or (`asmrun report merge`) the entries of shard reports as
+    /// they were read.
+    struct Document<Result: Encodable>: Encodable {
         var schema = "asmrun-report/2"
         var complete: Bool
         var durationSeconds: Double
         var summary: Summary
         var scores: ScoreSummary
         var run: Run?
-        var results: [Entry]
+        var results: [Result]
     }
 
     /// Counts of results; `failed`, `errors` and `timeouts` are apart (the console's
@@ -125,11 +127,7 @@ package enum JSONReport {
         }
         let document = Document(
             complete: outcome.complete, durationSeconds: seconds,
-            summary: Summary(
-                passed: tally.passed, failed: tally.failed - tally.errors - tally.timeouts, skipped: tally.skipped,
-                errors: tally.errors, timeouts: tally.timeouts, expectedFailures: tally.expectedFailures,
-                divergences: tally.divergences, interrupted: tally.interrupted, notRun: max(0, expected - tally.results),
-                skippedFiles: skippedFiles),
+            summary: Summary(tally, notRun: max(0, expected - tally.results), skippedFiles: skippedFiles),
             scores: ScoreSummary(
                 score: scores.score, maxScore: scores.maxScore,
                 paths: scores.roots.map { root in
@@ -144,5 +142,15 @@ package enum JSONReport {
     private static func excerpt(_ text: TextLines) -> String {
         let full = String(decoding: text.bytes, as: UTF8.self)
         return full.count > outputExcerpt ? String(full.prefix(outputExcerpt)) + "…" : full
+    }
+}
+
+extension JSONReport.Summary {
+    /// The counts of `tally`; `failed` without the errors and timeouts it includes.
+    init(_ tally: Tally, notRun: Int, skippedFiles: Int) {
+        self.init(
+            passed: tally.passed, failed: tally.failed - tally.errors - tally.timeouts, skipped: tally.skipped, errors: tally.errors,
+            timeouts: tally.timeouts, expectedFailures: tally.expectedFailures, divergences: tally.divergences,
+            interrupted: tally.interrupted, notRun: notRun, skippedFiles: skippedFiles)
     }
 }

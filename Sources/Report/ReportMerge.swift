@@ -65,13 +65,9 @@ extension JSONReport {
         let seconds = shards.map(\.seconds).max() ?? 0
         var tally = Tally()
         ordered.forEach { tally.add($0.report) }
-        let document = MergedDocument(
+        let document = Document(
             complete: complete, durationSeconds: seconds,
-            summary: Summary(
-                passed: tally.passed, failed: tally.failed - tally.errors - tally.timeouts, skipped: tally.skipped,
-                errors: tally.errors, timeouts: tally.timeouts, expectedFailures: tally.expectedFailures,
-                divergences: tally.divergences, interrupted: tally.interrupted, notRun: shards.reduce(0) { $0 + $1.notRun },
-                skippedFiles: shards.map(\.skippedFiles).max() ?? 0),
+            summary: Summary(tally, notRun: shards.reduce(0) { $0 + $1.notRun }, skippedFiles: shards.map(\.skippedFiles).max() ?? 0),
             scores: Self.mergedScores(shards.map(\.scores)), run: Run(id: first.run.id, shard: nil),
             results: ordered.flatMap(\.entries))
         return MergedReport(
@@ -145,16 +141,5 @@ extension JSONReport {
         }
         for index in paths.indices { paths[index].programs.sort { discoveryOrder($0.program, $1.program) } }
         return ScoreSummary(score: paths.reduce(0) { $0 + $1.score }, maxScore: paths.reduce(0) { $0 + $1.maxScore }, paths: paths)
-    }
-
-    /// The `--json` document, with each result as the shard wrote it.
-    struct MergedDocument: Encodable {
-        var schema = "asmrun-report/2"
-        var complete: Bool
-        var durationSeconds: Double
-        var summary: Summary
-        var scores: ScoreSummary
-        var run: Run
-        var results: [JSONValue]
     }
 }

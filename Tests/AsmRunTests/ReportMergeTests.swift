@@ -94,4 +94,15 @@ struct ReportMergeTests {
             #expect(!FileManager.default.fileExists(atPath: directory + "/merged.json"), "nothing is written for a refused merge")
         }
     }
+
+    @Test func aReportCommandWithoutMergeOrReportsIsOneLine() throws {
+        let other = try Fixture.asmrun(["report", "join", "a.json"])
+        #expect(other.status == .exited(2))
+        #expect(other.stderr == "asmrun: `asmrun report` takes `merge`, not `join`; see `asmrun report --help`\n")
+        let none = try Fixture.asmrun(["report", "merge"])
+        #expect(none.status == .exited(2))
+        #expect(none.stderr == "asmrun: report merge needs the JSON reports to merge; asmrun report merge shard-1.json shard-2.json\n")
+        let help = try Fixture.asmrun(["report", "--help"])
+        #expect(help.status == .exited(0) && help.stdout.hasPrefix("asmrun report merge —"))
+    }
 }
