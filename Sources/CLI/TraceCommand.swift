@@ -23,7 +23,9 @@ struct TraceCommand {
                 case "--steps":
                     let text = try scanner.value(for: argument)
                     guard let value = Int(text), TraceSession.stepRange.contains(value) else {
-                        throw UsageError("--steps takes a number of instructions from 1 to 1000000, not `\(text)`")
+                        let range = TraceSession.stepRange
+                        throw UsageError(
+                            "--steps takes a number of instructions from \(range.lowerBound) to \(range.upperBound), not `\(text)`")
                     }
                     steps = value
                 case "--json": json = try scanner.value(for: argument)
@@ -74,7 +76,7 @@ struct TraceCommand {
         case .stepLimit:
             console.write(
                 "asmrun: \(name): stopped after \(steps) steps, the --steps limit: a loop that never ends? "
-                    + "Read the loop above, or raise the limit with --steps N (at most 1000000)\n",
+                    + "Read the loop above, or raise the limit with --steps N (at most \(TraceSession.stepRange.upperBound))\n",
                 to: .error)
             return ExitStatus.program(.timedOut)
         }
