@@ -41,6 +41,11 @@ enum ExitStatus {
         return failed > 0 || !complete || pathProblems > 0 ? ExitCode.failure : ExitCode.success
     }
 
+    /// `--watch` (`asmrun test --watch`, `asmrun --watch FILE.asm`) runs until Ctrl-C, and then
+    /// exits 130 as any interrupted run does, whatever the last run's result: that is on the
+    /// screen, and a watch has no result of its own.
+    static let watch = ExitCode.interrupted
+
     /// `asmrun doctor`: 0 when ready, 1 when something is missing.
     static func doctor(ready: Bool) -> Int32 { ready ? ExitCode.success : ExitCode.failure }
 

@@ -4,12 +4,15 @@ import Session
 import Support
 import Synchronization
 
-/// `asmrun test`: parses the command line into a `TestPlan`, runs a `TestSession`, prints what
-/// it tells (`ConsoleReporter`) and the summary, and returns the exit status.
+/// `asmrun test`: parses the command line into a `TestPlan`, runs a `TestSession` (or a
+/// `TestWatch` with `--watch`), prints what it tells (`ConsoleReporter`) and the summary, and
+/// returns the exit status.
 enum TestCommand {
     static func main(_ arguments: [String], context: Context) -> Int32 {
         AsmRun.subcommand(arguments, help: Usage.test, failing: .test, context: context) {
-            execute(TestSession(plan: try TestPlan(parsing: arguments), context: context))
+            let plan = try TestPlan(parsing: arguments)
+            if plan.watch { return watch(TestWatch(plan: plan, context: context)) }
+            return execute(TestSession(plan: plan, context: context))
         }
     }
 
@@ -22,20 +25,40 @@ enum TestCommand {
                 for line in try session.list() { context.console.write(line + "\n") }
                 return ExitStatus.success
             }
-            // The reporter is made once the session knows how many results will come.
-            let reporter = Mutex<ConsoleReporter?>(nil)
-            let outcome = try session.run { event in
-                switch event {
-                case .started(let total):
-                    let made = ConsoleReporter(
-                        console: context.console, diagnostics: context.diagnostics, verbose: plan.verbose,
-                        environment: context.environment, total: total, accept: plan.acceptCommand)
-                    reporter.withLock { $0 = made }
-                case .caseFinished(let report): reporter.withLock { $0 }?.caseFinished(report)
-                case .casesRan(let count): reporter.withLock { $0 }?.caseRan(count)
-                case .remark(let text): reporter.withLock { $0 }?.note(text)
-                }
+            let printer = RunPrinter(plan: plan, context: context)
+            return printer.finish(try session.run { printer.show($0) })
+        } catch {
+            return ExitStatus.failed(error, in: .test, context.diagnostics)
+        }
+    }
+
+    /// Prints one run: its cases as they come, then its summary.
+    final class RunPrinter: Sendable {
+        let plan: TestPlan
+        let context: Context
+        /// Made once the session knows how many results will come.
+        private let reporter = Mutex<ConsoleReporter?>(nil)
+
+        init(plan: TestPlan, context: Context) {
+            self.plan = plan
+            self.context = context
+        }
+
+        func show(_ event: TestEvent) {
+            switch event {
+            case .started(let total):
+                let made = ConsoleReporter(
+                    console: context.console, diagnostics: context.diagnostics, verbose: plan.verbose,
+                    environment: context.environment, total: total, accept: plan.acceptCommand)
+                reporter.withLock { $0 = made }
+            case .caseFinished(let report): reporter.withLock { $0 }?.caseFinished(report)
+            case .casesRan(let count): reporter.withLock { $0 }?.caseRan(count)
+            case .remark(let text): reporter.withLock { $0 }?.note(text)
             }
+        }
+
+        /// The summary, and the run's exit status.
+        func finish(_ outcome: TestOutcome?) -> Int32 {
             guard let outcome, let console = reporter.withLock({ $0 }) else { return ExitStatus.interrupted }
             console.finish(
                 complete: outcome.complete, seconds: outcome.seconds, reason: outcome.reason,
@@ -43,8 +66,6 @@ enum TestCommand {
             return ExitStatus.test(
                 failed: outcome.tally.failed, complete: outcome.complete, pathProblems: outcome.pathProblems,
                 unwrittenReports: outcome.unwrittenReports, interrupted: outcome.interrupted)
-        } catch {
-            return ExitStatus.failed(error, in: .test, context.diagnostics)
         }
     }
 }

@@ -33,6 +33,7 @@ extension TestPlan {
             case "--csv": csvPath = try scanner.value(for: argument)
             case "--report-dir": reportDirectory = try scanner.value(for: argument)
             case "--fail-fast": failFast = true
+            case "--watch": watch = true
             case "--timeout": timeout = try scanner.seconds(for: argument)
             case "--output-limit":
                 let text = try scanner.value(for: argument)
@@ -126,10 +127,28 @@ extension TestPlan {
                 "--update with --untrusted would record untrusted programs' output as their expectations",
                 fix: "record expectations from programs you trust, without --untrusted")
         }
+        try validateWatch()
         if referencePath != nil && update {
             throw UsageError(
                 "--update with --reference would record a submission's output as the reference",
                 fix: "record the reference with `asmrun test REFERENCE --update`")
         }
+    }
+
+    /// `--watch` reruns on every save: not with what records files beside the sources (each
+    /// record would be a save), grades, or lists once.
+    private func validateWatch() throws {
+        guard watch else { return }
+        if update {
+            throw UsageError(
+                "--watch with --update would record expectations on every save",
+                fix: "record once with `asmrun test --update`, then watch without it")
+        }
+        if referencePath != nil || untrusted {
+            throw UsageError(
+                "--watch does not grade: \(referencePath != nil ? "--reference" : "--untrusted") runs once over submissions",
+                fix: "grade without --watch")
+        }
+        if list { throw UsageError("--watch with --list: the list is printed once", fix: "use one or the other") }
     }
 }

@@ -18,6 +18,8 @@ package struct TestOutcome: Sendable {
     package var pathProblems = 0
     /// Reports (`--json`, `--junit`, …) that could not be written (each error emitted).
     package var unwrittenReports = 0
+    /// Every program selected (a rerun's untouched ones too) and what it reads, for a watch mode.
+    package var watched: [WatchSet.Program] = []
 
     package init(suite: SuiteOutcome, tally: Tally) {
         self.suite = suite

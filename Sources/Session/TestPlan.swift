@@ -51,8 +51,25 @@ package struct TestPlan: Sendable {
     package var cache = CacheOptions()
     /// Run cases without network and with a read-only file system where possible (`--no-isolation` turns it off).
     package var isolate = true
+    /// `--watch`: run again on each save (the run records what every program reads).
+    package var watch = false
+    /// A watch mode's rerun: only the programs a save touched, and any new one.
+    package var rerun: Rerun?
 
     package init() {}
+
+    /// The programs a rerun keeps: those named, and those the last run did not know.
+    package struct Rerun: Sendable, Equatable {
+        package var programs: Set<String>
+        package var known: Set<String>
+
+        package init(programs: Set<String>, known: Set<String>) {
+            self.programs = programs
+            self.known = known
+        }
+
+        package func keeps(_ path: String) -> Bool { programs.contains(path) || !known.contains(path) }
+    }
 
     /// The plain values the Suite stage runs with.
     package var configuration: SuiteConfiguration {

@@ -10,7 +10,7 @@ extension TestSession {
     /// `loaded` gets each program as soon as it is read (to build it ahead).
     func selectPrograms(
         documents: String, stop: @escaping @Sendable () -> Bool = { false },
-        loaded: @escaping @Sendable (TestProgram) -> Void = { _ in }
+        loaded: @escaping @Sendable (TestProgram) -> Void = { _ in }, selected: (([TestProgram]) -> Void)? = nil
     ) throws -> TestSuite {
         let reference = try plan.referencePath.map { try Reference(path: $0) }
         let rules = GradingRules(reference: reference, untrusted: plan.untrusted)
@@ -47,6 +47,8 @@ extension TestSession {
                         + "(the matrix is wider than the suite): nothing to run")
             }
         }
+        if let selected { selected(suite.programs) }
+        if let rerun = plan.rerun { suite.programs.removeAll { !rerun.keeps($0.path) } }
         return suite
     }
 

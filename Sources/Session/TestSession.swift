@@ -6,6 +6,7 @@ import Sandbox
 import Source
 import Suite
 import Support
+import Synchronization
 
 /// One `asmrun test` run from start to end, below any front end: discovery (with the
 /// reference, `--filter` and `--shard`), building ahead while the suite loads, scheduling on
@@ -69,7 +70,8 @@ package struct TestSession: Sendable {
         {
             throw UsageError(refusal.problem, fix: refusal.fix)
         }
-        guard let (suite, ahead, loading) = try loadBuildingAhead(store: store, toolchain: toolchain) else { return nil }
+        let watched = Watched()
+        guard let (suite, ahead, loading) = try loadBuildingAhead(store: store, toolchain: toolchain, watched: watched) else { return nil }
         defer { ahead.close() }
         let runners: [ObjectFormat: [Runner]]
         do { runners = try resolveRunners(for: suite.programs, toolchain: toolchain) } catch {
@@ -78,14 +80,16 @@ package struct TestSession: Sendable {
         }
         let stages = Stages(
             toolchain: toolchain, store: store, ahead: ahead, scratch: scratch.path, containment: containment.value, started: started)
-        return run(suite, runners, stages, loading: loading, observe: observe)
+        var outcome = run(suite, runners, stages, loading: loading, observe: observe)
+        outcome.watched = watched.programs.withLock { $0 }
+        return outcome
     }
 
     /// Loads the suite while other cores already build the programs loaded so far; Ctrl-C
     /// meanwhile stops the builds (`nil`: exit 130). The monitor returned listens on: builds
     /// started ahead may still run until `run`'s own monitor listens, and stops it then.
     private func loadBuildingAhead(
-        store: ArtifactStore, toolchain: Toolchain
+        store: ArtifactStore, toolchain: Toolchain, watched: Watched
     ) throws -> (TestSuite, BuildAhead, InterruptMonitor)? {
         var trace: (@Sendable (String) -> Void)?
         if plan.verbose { trace = { [diagnostics] line in diagnostics.trace(line) } }
@@ -101,12 +105,18 @@ package struct TestSession: Sendable {
             ahead.stopAccepting()
             if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
         }
+        // A watch mode learns what every program reads (a rerun's untouched ones too).
+        let selected: (([TestProgram]) -> Void)? =
+            plan.watch ? { programs in watched.programs.withLock { $0 = programs.map(WatchSet.Program.init) } } : nil
         let suite = Result {
-            try selectPrograms(documents: store.scratch, stop: { stopped.isSet }) { program in
-                if let filter, program.selecting(filter) == nil { return }
-                if let shard = plan.shard, !shard.holds(program) { return }
-                ahead.offer(program)
-            }
+            try selectPrograms(
+                documents: store.scratch, stop: { stopped.isSet },
+                loaded: { program in
+                    if let filter, program.selecting(filter) == nil { return }
+                    if let shard = plan.shard, !shard.holds(program) { return }
+                    if let rerun = plan.rerun, !rerun.keeps(program.path) { return }
+                    ahead.offer(program)
+                }, selected: selected)
         }
         ahead.stopAccepting()
         if case .success(let loaded) = suite, !interrupts.interrupted { return (loaded, ahead, interrupts) }
@@ -114,6 +124,11 @@ package struct TestSession: Sendable {
         ahead.close()
         if interrupted { return nil }
         return (try suite.get(), ahead, interrupts)
+    }
+
+    /// What the programs selected read, for a watch mode.
+    final class Watched: Sendable {
+        let programs = Mutex<[WatchSet.Program]>([])
     }
 
     /// What one run opened, for the rest of it.

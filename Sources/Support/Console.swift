@@ -14,11 +14,14 @@ package final class Console: Sendable {
     package let errorIsTerminal: Bool
     /// Colour is used: a terminal, and `NO_COLOR` unset.
     package let colorEnabled: Bool
+    /// Standard output is a terminal (a watch mode clears it before each run).
+    package let outputIsTerminal: Bool
 
     /// A console on file descriptors 1 and 2.
     package init(environment: [String: String]) {
         target = .descriptors
         errorIsTerminal = isatty(2) == 1
+        outputIsTerminal = isatty(1) == 1
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         colorEnabled = isatty(1) == 1 && !noColor && environment["TERM"] != "dumb"
     }
@@ -27,6 +30,7 @@ package final class Console: Sendable {
     package init(bufferingWithColor color: Bool = false) {
         target = .buffer
         errorIsTerminal = false
+        outputIsTerminal = false
         colorEnabled = color
     }
 

@@ -1,0 +1,141 @@
+import Suite
+import Support
+
+/// What a watch mode watches and what a save touches: each program's inputs (its sources, the
+/// files they `%include` or `incbin`, its C files and headers, its `.expect` file, the Markdown
+/// file of a doc-test), the folders they are in and the folders below the paths given (where a
+/// new program may appear). Paths are canonical (`Files.realPath` of their folder), as the
+/// `FileWatcher` reports them. A plain value, rebuilt after each run.
+package struct WatchSet: Sendable, Equatable {
+    /// One program: the path it was discovered as, and the files it reads (canonical).
+    package struct Program: Sendable, Equatable {
+        package var path: String
+        package var inputs: [String]
+        /// A folder program's folder: a new file in it (a C file, a source) is the program's.
+        package var folder: String?
+
+        package init(path: String, inputs: [String], folder: String? = nil) {
+            self.path = path
+            self.inputs = inputs
+            self.folder = folder
+        }
+    }
+
+    /// The programs of a save: those to run again, and whether it may have made a new one.
+    package struct Affected: Sendable, Equatable {
+        package var programs: Set<String> = []
+        /// A new source, Markdown file or folder appeared: discovery may find a new program.
+        package var newPrograms = false
+
+        package var isEmpty: Bool { programs.isEmpty && !newPrograms }
+    }
+
+    /// The extensions of a file that may be a new program (or a folder program's new part).
+    static let programExtensions: Set<String> = ["asm", "nasm", "c", "md", "markdown"]
+
+    /// Each input and the programs that read it.
+    private var readers: [String: Set<String>] = [:]
+    /// Folder programs' folders, each with its program.
+    private var owners: [String: String] = [:]
+    /// The folders to watch.
+    package private(set) var folders: Set<String> = []
+    /// Every program's path: a rerun keeps those it does not name out, except new ones.
+    package private(set) var programs: Set<String> = []
+
+    package init(programs: [Program] = [], folders extra: [String] = []) {
+        folders = Set(extra)
+        for program in programs {
+            self.programs.insert(program.path)
+            for input in program.inputs {
+                readers[input, default: []].insert(program.path)
+                folders.insert(PathName.directory(of: input))
+            }
+            if let folder = program.folder {
+                owners[folder] = program.path
+                folders.insert(folder)
+            }
+        }
+        folders.remove("")
+    }
+
+    /// Whether a save of `path` can matter: a file some program reads, or a file or folder that
+    /// may make a new program. (A report written into a watched folder does not.)
+    package func isRelevant(_ path: String) -> Bool {
+        readers[path] != nil || owners[PathName.directory(of: path)] != nil || mayBeProgram(path)
+    }
+
+    /// The programs that read what changed, and whether a new program may have appeared.
+    package func affected(by changed: [String]) -> Affected {
+        var affected = Affected()
+        for path in changed {
+            if let users = readers[path] {
+                affected.programs.formUnion(users)
+            } else if let owner = owners[PathName.directory(of: path)] {
+                affected.programs.insert(owner)
+            } else if mayBeProgram(path) {
+                affected.newPrograms = true
+            }
+        }
+        return affected
+    }
+
+    private func mayBeProgram(_ path: String) -> Bool {
+        let name = PathName.lastComponent(of: path)
+        guard !name.hasPrefix(".") else { return false }  // editors' swap and backup files
+        let suffix = PathName.pathExtension(of: name)
+        return suffix.isEmpty ? Files.isDirectory(path) : Self.programExtensions.contains(suffix)
+    }
+}
+
+extension WatchSet.Program {
+    /// What `program` reads, with each path made canonical.
+    package init(_ program: TestProgram) {
+        var files = [program.path, program.expectationPath]
+        if let built = program.program {
+            files += built.files
+            for source in built.assembly {
+                for dependency in built.dependencies[source.path] ?? [] {
+                    // Not found: where it would be, so that creating it reruns the program.
+                    files.append(dependency.path ?? (source.directory.isEmpty ? "" : source.directory + "/") + dependency.name)
+                }
+            }
+            // The headers a C file may include: those of its folder (the build's `-MD` list is
+            // the cache's, not the suite's).
+            for folder in Set(built.cSources.map { PathName.directory(of: $0.path) }) {
+                let names = (try? Files.list(folder.isEmpty ? "." : folder)) ?? []
+                files += names.filter { $0.hasSuffix(".h") }.map { folder.isEmpty ? $0 : folder + "/" + $0 }
+            }
+        }
+        let folder = program.program?.isFolder == true ? Files.realPath(program.path) : nil
+        let canonical = files.compactMap(WatchSet.canonical).filter { $0 != folder }
+        self.init(path: program.path, inputs: Array(Set(canonical)).sorted(), folder: folder)
+    }
+}
+
+extension WatchSet {
+    /// `path` with its folder's real path: a file replaced by a rename keeps this name.
+    package static func canonical(_ path: String) -> String? {
+        let folder = PathName.directory(of: path)
+        guard let real = Files.realPath(folder.isEmpty ? "." : folder) else { return nil }
+        let name = PathName.lastComponent(of: path)
+        return real == "/" ? "/" + name : real + "/" + name
+    }
+
+    /// The folders below `root` (itself included, when a folder), at most `limit` of them,
+    /// skipping hidden ones: where discovery finds programs, and so where a new one may appear.
+    package static func folders(below root: String, limit: Int = 4096) -> [String] {
+        guard Files.isDirectory(root), let start = Files.realPath(root) else { return [] }
+        var found = [start]
+        var next = 0
+        while next < found.count && found.count < limit {
+            let folder = found[next]
+            next += 1
+            guard let entries = try? Files.listEntries(folder) else { continue }
+            for entry in entries where !entry.regularFile && !entry.name.hasPrefix(".") {
+                let path = folder == "/" ? "/" + entry.name : folder + "/" + entry.name
+                if Files.isDirectory(path) && Files.linkTarget(path) == nil { found.append(path) }
+            }
+        }
+        return found
+    }
+}
