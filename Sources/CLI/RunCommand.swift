@@ -2,6 +2,7 @@ import Build
 import Glibc
 import Run
 import Sandbox
+import Session
 import Source
 import Support
 
@@ -9,6 +10,8 @@ import Support
 package struct RunCommand: Sendable {
     package let options: RunOptions
     package let context: Context
+    /// `--watch`: what the runs watch, and a save that ends the program.
+    var watching: RunWatch?
 
     package init(options: RunOptions, context: Context) {
         self.options = options
@@ -17,6 +20,7 @@ package struct RunCommand: Sendable {
 
     /// Runs it and returns asmrun's exit status: the program's, 124 on timeout, 125 on failure.
     package func execute() -> Int32 {
+        if options.watch { return watch() }
         do {
             return try executeThrowing()
         } catch {
@@ -99,9 +103,10 @@ package struct RunCommand: Sendable {
         }
     }
 
-    private func executeThrowing() throws -> Int32 {
+    func executeThrowing() throws -> Int32 {
         guard let prepared = try prepare() else { return ExitStatus.interrupted }
         defer { prepared.close() }
+        watching?.record(prepared.program, headers: prepared.artifact.headers)
         let (program, artifact, runner) = (prepared.program, prepared.artifact, prepared.runner)
         let trace =
             options.strace ? try SystemCallTrace(runner: runner, toolchain: prepared.toolchain, environment: context.environment) : nil
@@ -117,17 +122,14 @@ package struct RunCommand: Sendable {
         case .native, .qemu: debuggable = options.crashReport
         case .binfmt, .custom: debuggable = false
         }
-        let input = CallerInput(relaying: debuggable && context.ownsProcess)
+        let input = CallerInput(relaying: debuggable && context.ownsProcess && watching == nil)
         var launch = LaunchOptions()
         launch.stdin = input.source
         launch.stdout = .inherit
         launch.stderr = runner.noiseFilter.map { .forward(to: 2, filter: $0) } ?? .inherit
         launch.timeout = program.settings.timeout
         launch.newProcessGroup = false
-        let result = try TerminalSignals.ignoringInterrupts {
-            defer { input.programEnded() }
-            return try context.launcher.run(command, options: launch)
-        }
+        let result = try launchProgram(command, launch, input: input)
         if let trace { context.diagnostics.remark(trace.report(program: program.path), multiline: true) }
         guard case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal), debuggable else {
             return report(result.termination, timeout: program.settings.timeout)

@@ -44,6 +44,8 @@ package struct RunOptions: Sendable, Equatable {
     package var debugInfo = false
     /// `--stdin FILE` (asmrun debug): the program reads FILE instead of the terminal.
     package var stdinFile: String?
+    /// `--watch`: build and run again on each save of a file the program reads.
+    package var watch = false
 
     package init() {}
 
@@ -76,6 +78,7 @@ package struct RunOptions: Sendable, Equatable {
             case "-v", "--verbose": verbose = true
             case "--no-cache": useCache = false
             case "--strace" where !debugging: strace = true
+            case "--watch" where !debugging: watch = true
             case "--no-crash-report" where !debugging: crashReport = false
             case "--batch" where debugging: batch = true
             case "--stdin" where debugging: stdinFile = try scanner.value(for: argument)

@@ -1,3 +1,4 @@
+import Source
 import Suite
 import Support
 
@@ -90,25 +91,37 @@ package struct WatchSet: Sendable, Equatable {
 extension WatchSet.Program {
     /// What `program` reads, with each path made canonical.
     package init(_ program: TestProgram) {
-        var files = [program.path, program.expectationPath]
-        if let built = program.program {
-            files += built.files
-            for source in built.assembly {
-                for dependency in built.dependencies[source.path] ?? [] {
-                    // Not found: where it would be, so that creating it reruns the program.
-                    files.append(dependency.path ?? (source.directory.isEmpty ? "" : source.directory + "/") + dependency.name)
-                }
-            }
-            // The headers a C file may include: those of its folder (the build's `-MD` list is
-            // the cache's, not the suite's).
-            for folder in Set(built.cSources.map { PathName.directory(of: $0.path) }) {
-                let names = (try? Files.list(folder.isEmpty ? "." : folder)) ?? []
-                files += names.filter { $0.hasSuffix(".h") }.map { folder.isEmpty ? $0 : folder + "/" + $0 }
+        let files = [program.path, program.expectationPath] + (program.program.map(Self.inputs) ?? [])
+        let folder = program.program?.isFolder == true ? Files.realPath(program.path) : nil
+        self.init(path: program.path, files: files, folder: folder)
+    }
+
+    /// What `program` reads (its C files' `headers` too, when the build listed them).
+    package init(_ program: Program, headers: [String] = []) {
+        let folder = program.isFolder ? Files.realPath(program.path) : nil
+        self.init(path: program.path, files: Self.inputs(of: program) + headers, folder: folder)
+    }
+
+    private init(path: String, files: [String], folder: String?) {
+        let canonical = files.compactMap(WatchSet.canonical).filter { $0 != folder }
+        self.init(path: path, inputs: Array(Set(canonical)).sorted(), folder: folder)
+    }
+
+    /// Its sources, C files, objects, the files its sources include (where a missing one would
+    /// be, so that creating it reruns the program), and the headers beside its C files (a
+    /// suite's build lists them in the cache, not here).
+    private static func inputs(of built: Program) -> [String] {
+        var files = built.files
+        for source in built.assembly {
+            for dependency in built.dependencies[source.path] ?? [] {
+                files.append(dependency.path ?? (source.directory.isEmpty ? "" : source.directory + "/") + dependency.name)
             }
         }
-        let folder = program.program?.isFolder == true ? Files.realPath(program.path) : nil
-        let canonical = files.compactMap(WatchSet.canonical).filter { $0 != folder }
-        self.init(path: program.path, inputs: Array(Set(canonical)).sorted(), folder: folder)
+        for folder in Set(built.cSources.map { PathName.directory(of: $0.path) }) {
+            let names = (try? Files.list(folder.isEmpty ? "." : folder)) ?? []
+            files += names.filter { $0.hasSuffix(".h") }.map { folder.isEmpty ? $0 : folder + "/" + $0 }
+        }
+        return files
     }
 }
 

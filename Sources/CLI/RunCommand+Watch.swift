@@ -1,0 +1,73 @@
+import Glibc
+import Sandbox
+import Session
+import Support
+
+extension RunCommand {
+    /// Runs the program on the terminal. asmrun ignores Ctrl-C meanwhile, as system(3) does;
+    /// under `--watch` it listens (Ctrl-C ends the watch), and a save ends the program
+    /// (`SavedDuringRun`).
+    func launchProgram(_ command: Command, _ launch: LaunchOptions, input: CallerInput) throws -> ProcessResult {
+        let run = {
+            defer { input.programEnded() }
+            return try context.launcher.run(command, options: launch)
+        }
+        guard let watching else { return try TerminalSignals.ignoringInterrupts(run) }
+        let (result, saved) = try watching.during(run)
+        if let saved { throw SavedDuringRun(paths: saved) }
+        return result
+    }
+
+    /// A save ended the program: it is built and run again.
+    struct SavedDuringRun: Error {
+        var paths: [String]
+    }
+
+    /// `asmrun --watch FILE.asm`: builds and runs the program, then again after each save of a
+    /// file it reads, until Ctrl-C (exit 130, `ExitStatus.watch`). A save while it runs kills it.
+    func watch() -> Int32 {
+        let diagnostics = context.diagnostics
+        if let refusal = Self.pipedInputRefusal(source: options.source) { return ExitStatus.failed(refusal, in: .run, diagnostics) }
+        var command = self
+        let watching: RunWatch
+        do {
+            watching = try RunWatch(children: context.launcher.children, sources: options.sources, ownsProcess: context.ownsProcess)
+        } catch { return ExitStatus.failed(error, in: .run, diagnostics) }
+        defer { watching.stop() }
+        command.watching = watching
+        var saved: [String] = []
+        while !watching.interrupted {
+            if !saved.isEmpty {
+                Watching.clearScreen(context.console)
+                context.console.write("asmrun: \(Watching.names(saved)) saved: building and running again\n", to: .error)
+            }
+            // Input from a file is read from its start by every run.
+            if Self.standardInputKind() == S_IFREG { _ = lseek(0, 0, SEEK_SET) }
+            var status: Int32?
+            do { status = try command.executeThrowing() } catch let restart as SavedDuringRun {
+                saved = restart.paths
+                continue
+            } catch { _ = ExitStatus.failed(error, in: .run, diagnostics) }
+            if watching.interrupted { break }
+            let ended = status.map { "asmrun: status \($0); " } ?? "asmrun: "
+            context.console.write(ended + Watching.waitingLine(folders: watching.folders).dropFirst("asmrun: ".count), to: .error)
+            guard let next = watching.awaitSave() else { break }
+            saved = next
+        }
+        return ExitStatus.watch
+    }
+
+    /// The file type of standard input (`S_IFIFO`, `S_IFREG`, …); 0 when it is closed.
+    static func standardInputKind() -> mode_t {
+        var status = stat()
+        return fstat(0, &status) == 0 ? status.st_mode & S_IFMT : 0
+    }
+
+    /// Input piped in is read once: the second run would find it gone.
+    static func pipedInputRefusal(source: String) -> UsageError? {
+        guard [S_IFIFO, S_IFSOCK].contains(standardInputKind()) else { return nil }
+        return UsageError(
+            "--watch runs \(source.displayEscaped) again on every save, and piped input can be read only once",
+            fix: "give it a file (`asmrun --watch \(source.displayEscaped) < FILE`, read again by every run), or type the input")
+    }
+}

@@ -1,0 +1,94 @@
+import Glibc
+import Sandbox
+import Source
+import Support
+import Synchronization
+
+/// `asmrun --watch FILE.asm`: what the runs of one program watch, and the save that ends a run
+/// in progress (the program may wait on the terminal forever: the next save kills it, and the
+/// front end builds and runs it again). Ctrl-C ends the watch (`interrupted`).
+package final class RunWatch: Sendable {
+    private let watcher: FileWatcher
+    private let children: ChildRegistry
+    private let monitor: InterruptMonitor
+    private let stopped = Flag()
+    private let set: Mutex<WatchSet>
+
+    /// `sources`: the files named, watched until a build tells what else the program reads.
+    /// Throws when inotify is unavailable.
+    package init(children: ChildRegistry, sources: [String], ownsProcess: Bool) throws {
+        guard let watcher = FileWatcher() else {
+            throw UsageError(
+                "--watch cannot watch files: the system gives no inotify instance (\(ErrorNumber.name(of: errno) ?? "error \(errno)"))",
+                fix: "raise fs.inotify.max_user_instances, or run without --watch")
+        }
+        let stopped = stopped
+        self.watcher = watcher
+        self.children = children
+        monitor = InterruptMonitor(children: children) { count in
+            stopped.set()
+            watcher.wake()
+            if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
+        }
+        let named = sources.compactMap { Files.isDirectory($0) ? Files.realPath($0) : WatchSet.canonical($0) }
+        set = Mutex(WatchSet(programs: [WatchSet.Program(path: sources.first ?? "", inputs: named)]))
+    }
+
+    /// Ctrl-C (or SIGTERM) arrived: the watch ends.
+    package var interrupted: Bool { monitor.interrupted || stopped.isSet }
+
+    /// Ends the watch (the interrupt handler is given back).
+    package func stop() { _ = monitor.stop() }
+
+    /// What `program` reads, from its build: the files watched from now on.
+    package func record(_ program: Program, headers: [String]) {
+        set.withLock { $0 = WatchSet(programs: [WatchSet.Program(program, headers: headers)]) }
+    }
+
+    /// Runs `body` (the program) while watching: a save kills it (and every child), and is
+    /// returned with `body`'s result once it ended.
+    package func during<T>(_ body: () throws -> T) rethrows -> (T, saved: [String]?) {
+        let current = set.withLock { $0 }
+        watchFolders(current)
+        let saved = Mutex<[String]?>(nil)
+        let done = Semaphore()
+        let started = DetachedThread.start(stackSize: 256 << 10) { [watcher, children] in
+            if case .saved(let paths) = watcher.next(relevant: current.isRelevant), !current.affected(by: paths).isEmpty {
+                saved.withLock { $0 = paths }
+                children.endAll()
+            }
+            done.signal()
+        }
+        let result = try { () throws -> T in
+            defer {
+                if started {
+                    watcher.wake()
+                    done.wait()
+                }
+            }
+            return try body()
+        }()
+        let paths = saved.withLock { $0 }
+        if paths != nil && !stopped.isSet { children.resume() }
+        return (result, paths)
+    }
+
+    /// Waits for a save of something the program reads; `nil` when interrupted.
+    package func awaitSave() -> [String]? {
+        let current = set.withLock { $0 }
+        watchFolders(current)
+        while !interrupted {
+            guard case .saved(let paths) = watcher.next(relevant: current.isRelevant) else { continue }
+            if !current.affected(by: paths).isEmpty { return paths }
+        }
+        return nil
+    }
+
+    /// How many folders are watched.
+    package var folders: Int { watcher.watched.count }
+
+    private func watchFolders(_ set: WatchSet) {
+        let watched = watcher.watched
+        for folder in set.folders.sorted() where !watched.contains(folder) { watcher.watch(folder: folder) }
+    }
+}
