@@ -34,6 +34,8 @@ enum Usage {
           --strace                   print the program's system calls after it ran (strace natively,
                                      qemu's -strace under qemu)
           --no-crash-report          on a crash print one line; do not run the program again under gdb
+          --watch                    build and run again on each save of a source, an included or C
+                                     file; a save while it runs kills it; Ctrl-C ends (exit 130)
           -g, --debug                build with line tables, as nasm -g and cc -g do; run that build
                                      and keep it at -o (crash reports have lines without it)
           -v, --verbose              print each tool command line
@@ -52,7 +54,7 @@ enum Usage {
 
         TEST OPTIONS (see `asmrun test --help`)
           --update, -j N, --runner native,qemu|all, --filter REGEX, --list, --shard K/N,
-          --balance REPORT, --fail-fast, --timeout SECONDS, --junit PATH, --json PATH,
+          --balance REPORT, --fail-fast, --watch, --timeout SECONDS, --junit PATH, --json PATH,
           --reference DIR, --untrusted, --gradescope PATH, --csv PATH, --report-dir DIR
 
         SOURCE DIRECTIVES (comment lines in the .asm file)
@@ -65,6 +67,7 @@ enum Usage {
           run:  the program's own status; 128+N when it dies by signal N; 124 on timeout;
                 125 when asmrun itself fails (usage, missing tool, assembly or link error)
           test: 0 all passed, 1 any failure, 2 usage or configuration error, 130 interrupted
+          --watch: 130 when Ctrl-C ends it, whatever the last run's result
 
         ENVIRONMENT
           ASMRUN_HOST_ARCH=aarch64   behave exactly as on an ARM host (qemu runner, cross linker)
@@ -127,6 +130,9 @@ enum Usage {
           --balance REPORT         with --shard: deal the programs out by the timings of an
                                    earlier --json report, so the slices take about as long
           --fail-fast              stop starting cases after the first failure
+          --watch                  run again on each save, only the programs it touches (a source,
+                                   an include, a C file, an .expect, a Markdown file, a new
+                                   program); Ctrl-C ends (exit 130); not with --update or grading
           --timeout SECONDS        per-case limit (default 10); `; asmrun: timeout` may only lower it
           --output-limit BYTES     bytes kept per stream (default 1M, at most 256M); more fails the case
           --limit NAME=VALUE       the most `; asmrun: limit NAME VALUE` may ask for (memory,
