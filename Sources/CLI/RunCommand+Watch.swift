@@ -1,3 +1,4 @@
+import Build
 import Glibc
 import Sandbox
 import Session
@@ -36,6 +37,7 @@ extension RunCommand {
         defer { watching.stop() }
         command.watching = watching
         var saved: [String] = []
+        var first = true
         while !watching.interrupted {
             if !saved.isEmpty {
                 Watching.clearScreen(context.console)
@@ -47,7 +49,13 @@ extension RunCommand {
             do { status = try command.executeThrowing() } catch let restart as SavedDuringRun {
                 saved = restart.paths
                 continue
-            } catch { _ = ExitStatus.failed(error, in: .run, diagnostics) }
+            } catch {
+                // What no save mends (a missing file or tool, bad usage) ends the watch at once.
+                let unmendable = error is UsageError || error is ToolError || !options.sources.allSatisfy(Files.exists)
+                if first && unmendable { return ExitStatus.failed(error, in: .run, diagnostics) }
+                _ = ExitStatus.failed(error, in: .run, diagnostics)
+            }
+            first = false
             if watching.interrupted { break }
             let ended = status.map { "asmrun: status \($0); " } ?? "asmrun: "
             context.console.write(ended + Watching.waitingLine(folders: watching.folders).dropFirst("asmrun: ".count), to: .error)

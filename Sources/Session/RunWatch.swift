@@ -84,8 +84,11 @@ package final class RunWatch: Sendable {
         return nil
     }
 
-    /// How many folders are watched.
-    package var folders: Int { watcher.watched.count }
+    /// How many folders are watched (those of the files recorded last are, from now on).
+    package var folders: Int {
+        watchFolders(set.withLock { $0 })
+        return watcher.watched.count
+    }
 
     private func watchFolders(_ set: WatchSet) {
         let watched = watcher.watched
