@@ -15,13 +15,16 @@ extension RunCommand {
         }
         guard let watching else { return try TerminalSignals.ignoringInterrupts(run) }
         let (result, saved) = try watching.during(run)
-        if let saved { throw SavedDuringRun(paths: saved) }
+        if let saved { throw WatchedRunEnded.saved(saved) }
+        if watching.interrupted { throw WatchedRunEnded.interrupted }
         return result
     }
 
-    /// A save ended the program: it is built and run again.
-    struct SavedDuringRun: Error {
-        var paths: [String]
+    /// The watch ended the program: a save (it is built and run again), or Ctrl-C (the watch ends
+    /// too); neither is the program's own end, to report.
+    enum WatchedRunEnded: Error {
+        case saved([String])
+        case interrupted
     }
 
     /// `asmrun --watch FILE.asm`: builds and runs the program, then again after each save of a
@@ -46,9 +49,11 @@ extension RunCommand {
             // Input from a file is read from its start by every run.
             if Self.standardInputKind() == S_IFREG { _ = lseek(0, 0, SEEK_SET) }
             var status: Int32?
-            do { status = try command.executeThrowing() } catch let restart as SavedDuringRun {
-                saved = restart.paths
+            do { status = try command.executeThrowing() } catch WatchedRunEnded.saved(let paths) {
+                saved = paths
                 continue
+            } catch WatchedRunEnded.interrupted {
+                break
             } catch {
                 // What no save mends (a missing file or tool, bad usage) ends the watch at once.
                 let unmendable = error is UsageError || error is ToolError || !options.sources.allSatisfy(Files.exists)

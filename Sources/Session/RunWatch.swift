@@ -52,17 +52,22 @@ package final class RunWatch: Sendable {
         watchFolders(current)
         let saved = Mutex<[String]?>(nil)
         let done = Semaphore()
-        let started = DetachedThread.start(stackSize: 256 << 10) { [watcher, children] in
-            if case .saved(let paths) = watcher.next(relevant: current.isRelevant), !current.affected(by: paths).isEmpty {
-                saved.withLock { $0 = paths }
-                children.endAll()
+        let ended = Wakeup()
+        let started =
+            ended != nil
+            && DetachedThread.start(stackSize: 256 << 10) { [watcher, children] in
+                while case .saved(let paths) = watcher.next(cancel: ended, relevant: current.isRelevant) {
+                    guard !current.affected(by: paths).isEmpty else { continue }
+                    saved.withLock { $0 = paths }
+                    children.endAll()
+                    break
+                }
+                done.signal()
             }
-            done.signal()
-        }
         let result = try { () throws -> T in
             defer {
                 if started {
-                    watcher.wake()
+                    ended?.signal()
                     done.wait()
                 }
             }

@@ -17,9 +17,8 @@ package final class FileWatcher: Sendable {
     }
 
     private let inotify: Int32
-    /// A pipe's ends: `wake` writes a byte, a wait reads them all.
-    private let wakeup: Int32
-    private let waker: Int32
+    /// `wake`'s: once woken, every wait ends at once (the watch is over).
+    private let woken: Wakeup
     /// Each watch descriptor's folder.
     private let folders = Mutex<[Int32: String]>([:])
 
@@ -27,23 +26,14 @@ package final class FileWatcher: Sendable {
     package init?() {
         inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard inotify >= 0 else { return nil }
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
+        guard let woken = Wakeup() else {
             Glibc.close(inotify)
             return nil
         }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-        }
-        (wakeup, waker) = (ends[0], ends[1])
+        self.woken = woken
     }
 
-    deinit {
-        Glibc.close(inotify)
-        Glibc.close(wakeup)
-        Glibc.close(waker)
-    }
+    deinit { Glibc.close(inotify) }
 
     /// Watches `folder` (again is harmless); false when it cannot be (gone, or the user's
     /// inotify watches are used up).
@@ -59,16 +49,14 @@ package final class FileWatcher: Sendable {
     /// The folders watched.
     package var watched: Set<String> { folders.withLock { Set($0.values) } }
 
-    /// Ends the wait in progress (or the next one) with `.woken`; safe from any thread.
-    package func wake() {
-        var byte: UInt8 = 1
-        _ = Glibc.write(waker, &byte, 1)
-    }
+    /// Ends the wait in progress, and every later one, with `.woken`; safe from any thread (an
+    /// interrupt's).
+    package func wake() { woken.signal() }
 
     /// Waits until a path `relevant` accepts changes, then until `quiet` seconds pass with no
     /// further event (at most `longest` seconds in all, so a file written without end still
-    /// reruns); `.woken` as soon as `wake` is called.
-    package func next(quiet: Double = 0.1, longest: Double = 2, relevant: (String) -> Bool) -> Change {
+    /// reruns); `.woken` as soon as `wake` is called, or `cancel` signalled.
+    package func next(quiet: Double = 0.1, longest: Double = 2, cancel: Wakeup? = nil, relevant: (String) -> Bool) -> Change {
         var changed: [String] = []
         var firstSeen: Double?
         while true {
@@ -78,14 +66,10 @@ package final class FileWatcher: Sendable {
                 if left <= 0 { return .saved(changed) }
                 timeout = Int32(left * 1000) + 1
             }
-            var entries = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeup, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&entries, 2, timeout)
+            var entries = [inotify, woken.descriptor, cancel?.descriptor ?? -1].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&entries, 3, timeout)
             if ready < 0 && errno == EINTR { continue }
-            if entries[1].revents != 0 {
-                var bytes = [UInt8](repeating: 0, count: 64)
-                while Glibc.read(wakeup, &bytes, bytes.count) > 0 {}
-                return .woken
-            }
+            if entries[1].revents != 0 || entries[2].revents != 0 { return .woken }
             if ready == 0 { return .saved(changed) }  // quiet since the last event
             for path in drain() where relevant(path) && !changed.contains(path) {
                 changed.append(path)
@@ -116,5 +100,34 @@ package final class FileWatcher: Sendable {
                 offset += MemoryLayout<inotify_event>.size + Int(event.len)
             }
         }
+    }
+}
+
+/// A pipe that, once signalled, stays readable: what ends a `FileWatcher`'s waits.
+package final class Wakeup: Sendable {
+    private let readEnd: Int32
+    private let writeEnd: Int32
+
+    package init?() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        }
+        (readEnd, writeEnd) = (ends[0], ends[1])
+    }
+
+    deinit {
+        Glibc.close(readEnd)
+        Glibc.close(writeEnd)
+    }
+
+    var descriptor: Int32 { readEnd }
+
+    /// Wakes every wait on it, now and later (the byte is never read).
+    package func signal() {
+        var byte: UInt8 = 1
+        _ = Glibc.write(writeEnd, &byte, 1)
     }
 }

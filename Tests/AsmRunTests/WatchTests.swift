@@ -1,0 +1,130 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import Support
+
+/// `--watch` end to end with the built binary: a save (in place, and by writing a temporary file
+/// and renaming it) starts the second run, which shows the change and runs only what it touches;
+/// Ctrl-C ends the watch with 130 and no child left.
+@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+struct WatchTests {
+    private static func program(printing label: String, length: Int) -> String {
+        """
+        global _start
+        _start:
+            mov eax, 1
+            mov edi, 1
+            lea rsi, [rel \(label)]
+            mov edx, \(length)
+            syscall
+            mov eax, 60
+            xor edi, edi
+            syscall
+        section .data
+
+        """
+    }
+
+    private static func expectation(_ stdout: String) -> String {
+        "[case default]\nstdout:\n| \(stdout)\nstatus: exit 0\n"
+    }
+
+    @Test func testWatchRerunsTheProgramsASaveTouches() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        try Fixture.write(Fixture.hello, to: directory + "/hello.asm")
+        try Fixture.write(Self.expectation("hello"), to: directory + "/hello.expect")
+        try Fixture.write(Self.program(printing: "text", length: 5) + "%include \"text.inc\"\n", to: directory + "/other.asm")
+        try Fixture.write("text: db \"text\", 10\n", to: directory + "/text.inc")
+        try Fixture.write(Self.expectation("text"), to: directory + "/other.expect")
+        let child = try WatchedChild(["test", "--watch", directory], in: directory)
+        #expect(child.readWaiting(1) && child.output.contains("2 passed"), "\(child.output)")
+        // In place: the source, whose program alone runs again and fails.
+        var mark = child.output.endIndex
+        try WatchedChild.writeInPlace(Fixture.hello.replacingOccurrences(of: "\"hello\"", with: "\"howdy\""), to: directory + "/hello.asm")
+        #expect(child.readWaiting(1, from: mark), "\(child.output)")
+        var rerun = child.output[mark...]
+        #expect(rerun.contains("hello.asm saved: running 1 program again") && rerun.contains("+howdy"), "\(rerun)")
+        #expect(!rerun.contains("other.asm") && rerun.contains("0 passed, 1 failed"), "\(rerun)")
+        // By rename: the expectation, which its program's cases are judged by again.
+        mark = child.output.endIndex
+        try WatchedChild.writeByRename(Self.expectation("howdy"), to: directory + "/hello.expect")
+        #expect(child.readWaiting(1, from: mark), "\(child.output)")
+        rerun = child.output[mark...]
+        #expect(rerun.contains("hello.expect saved") && rerun.contains("1 passed, 0 failed"), "\(rerun)")
+        // By rename: an include, which reruns the program that includes it.
+        mark = child.output.endIndex
+        try WatchedChild.writeByRename("text: db \"TEXT\", 10\n", to: directory + "/text.inc")
+        #expect(child.readWaiting(1, from: mark), "\(child.output)")
+        rerun = child.output[mark...]
+        #expect(rerun.contains("text.inc saved") && rerun.contains("+TEXT") && !rerun.contains("hello.asm"), "\(rerun)")
+        // A new program in the folder is discovered and run.
+        mark = child.output.endIndex
+        try Fixture.write(Fixture.hello, to: directory + "/fresh.asm")
+        #expect(child.readWaiting(1, from: mark), "\(child.output)")
+        #expect(child.output[mark...].contains("fresh.asm"), "\(child.output[mark...])")
+        #expect(child.interrupt() == 130, "\(child.output)")
+    }
+
+    /// A program that prints its message and then waits for a signal (`pause`) forever: only a
+    /// save can end it.
+    private static func waiting(_ data: String) -> String {
+        """
+        global _start
+        _start:
+            mov eax, 1
+            mov edi, 1
+            lea rsi, [rel msg]
+            mov edx, msglen
+            syscall
+        again:
+            mov eax, 34
+            syscall
+            jmp again
+        section .data
+        \(data)
+
+        """
+    }
+
+    @Test func runWatchKillsTheWaitingProgramOnASaveAndRunsTheNewOne() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        try Fixture.write(Self.waiting("%include \"text.inc\""), to: directory + "/wait.asm")
+        try Fixture.write("msg: db \"first\", 10\nmsglen: equ $ - msg\n", to: directory + "/text.inc")
+        let child = try WatchedChild(["--watch", "wait.asm"], in: directory)
+        #expect(child.read { $0.contains("first\n") }, "\(child.output)")
+        // In place: the include; the program still waiting is ended, the new build runs.
+        var mark = child.output.endIndex
+        try WatchedChild.writeInPlace("msg: db \"second\", 10\nmsglen: equ $ - msg\n", to: directory + "/text.inc")
+        #expect(child.read(from: mark) { $0.contains("second\n") }, "\(child.output)")
+        #expect(child.output[mark...].contains("text.inc saved: building and running again"), "\(child.output)")
+        // By rename: the source itself, which now defines its message.
+        mark = child.output.endIndex
+        try WatchedChild.writeByRename(Self.waiting("msg: db \"third\", 10\nmsglen: equ $ - msg"), to: directory + "/wait.asm")
+        #expect(child.read(from: mark) { $0.contains("third\n") }, "\(child.output)")
+        let running = child.children
+        #expect(!running.isEmpty, "the program waits")
+        #expect(child.interrupt() == 130, "\(child.output)")
+        #expect(running.allSatisfy(Readiness.isGone), "the program was ended: \(running)")
+        #expect(!child.output.contains("killed by"), "a save's kill is no crash: \(child.output)")
+    }
+
+    /// The program's own end is told between runs; input piped in is refused (only the first run
+    /// could read it), a file is read again by each run.
+    @Test func runWatchRefusesPipedInput() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        try Fixture.write(Fixture.hello, to: directory + "/hello.asm")
+        let piped = try Fixture.asmrun(["-c", "echo 5 | \"$0\" --watch hello.asm", Fixture.binary], in: directory, executable: "/bin/sh")
+        #expect(piped.status == .exited(125) && piped.stderr.contains("piped input can be read only once"), "\(piped)")
+        let update = try Fixture.asmrun(["test", "--watch", "--update", directory])
+        #expect(update.status == .exited(2) && update.stderr.contains("--watch with --update"), "\(update)")
+        let graded = try Fixture.asmrun(["test", "--watch", "--untrusted", directory])
+        #expect(graded.status == .exited(2) && graded.stderr.contains("--watch does not grade"), "\(graded)")
+        let child = try WatchedChild(["--watch", "hello.asm"], in: directory)
+        #expect(child.readWaiting(1) && child.output.contains("hello\nasmrun: status 0; watching 1 folder"), "\(child.output)")
+        #expect(child.interrupt() == 130, "\(child.output)")
+    }
+}

@@ -1,0 +1,77 @@
+import Glibc
+import Testing
+
+@testable import Session
+@testable import Suite
+@testable import Support
+
+/// What a watch mode watches and what a save touches (`WatchSet`), and what the inputs of a
+/// program loaded from disk are.
+struct WatchSetTests {
+    private let set = WatchSet(
+        programs: [
+            .init(path: "d/hello.asm", inputs: ["/w/d/hello.asm", "/w/d/hello.expect", "/w/d/common.inc"]),
+            .init(path: "d/other.asm", inputs: ["/w/d/other.asm", "/w/d/other.expect", "/w/d/common.inc", "/w/lib/io.inc"]),
+            .init(path: "d/leap", inputs: ["/w/d/leap/leap.asm", "/w/d/leap/leap.expect"], folder: "/w/d/leap"),
+        ], folders: ["/w/d", "/w/d/empty"])
+
+    @Test func theFoldersAreTheInputsAndTheRootsFolders() {
+        #expect(set.folders == ["/w/d", "/w/d/empty", "/w/lib", "/w/d/leap"])
+        #expect(set.programs == ["d/hello.asm", "d/other.asm", "d/leap"])
+    }
+
+    @Test func anIncludeRerunsEveryProgramThatIncludesIt() {
+        #expect(set.affected(by: ["/w/d/common.inc"]).programs == ["d/hello.asm", "d/other.asm"])
+        #expect(set.affected(by: ["/w/lib/io.inc"]).programs == ["d/other.asm"])
+    }
+
+    @Test func aSourceOrAnExpectationRerunsItsProgramAlone() {
+        #expect(set.affected(by: ["/w/d/hello.asm"]) == .init(programs: ["d/hello.asm"]))
+        #expect(set.affected(by: ["/w/d/other.expect"]) == .init(programs: ["d/other.asm"]))
+        #expect(set.affected(by: ["/w/d/hello.expect", "/w/d/leap/leap.asm"]).programs == ["d/hello.asm", "d/leap"])
+    }
+
+    @Test func aNewFileInAFolderProgramIsItsOwn() {
+        #expect(set.isRelevant("/w/d/leap/driver.c"))
+        #expect(set.affected(by: ["/w/d/leap/driver.c"]) == .init(programs: ["d/leap"]))
+    }
+
+    @Test func aNewSourceOrMarkdownFileMayBeANewProgram() {
+        for path in ["/w/d/new.asm", "/w/d/empty/new.nasm", "/w/d/guide.md", "/w/d/main.c"] {
+            #expect(set.isRelevant(path), "\(path)")
+            #expect(set.affected(by: [path]) == .init(newPrograms: true), "\(path)")
+        }
+    }
+
+    @Test func whatNoProgramReadsStartsNothing() {
+        for path in ["/w/d/report.json", "/w/d/.hello.asm.swp", "/w/d/.#hello.asm", "/w/d/hello.asm~", "/w/d/unused.inc"] {
+            #expect(!set.isRelevant(path), "\(path)")
+            #expect(set.affected(by: [path]).isEmpty, "\(path)")
+        }
+    }
+
+    @Test func aRerunKeepsTheProgramsNamedAndNewOnes() {
+        let rerun = TestPlan.Rerun(programs: ["d/hello.asm"], known: set.programs)
+        #expect(rerun.keeps("d/hello.asm") && rerun.keeps("d/new.asm"))
+        #expect(!rerun.keeps("d/other.asm") && !rerun.keeps("d/leap"))
+    }
+
+    /// A program loaded from disk: its source, its `.expect` (missing yet), its includes found,
+    /// where a missing one would be, all canonical (the folder's links resolved).
+    @Test func aProgramReadsItsSourcesIncludesAndExpectations() throws {
+        let folder = try TemporaryDirectory(prefix: "watchset")
+        defer { folder.remove() }
+        let real = try #require(Files.realPath(folder.path))
+        try AtomicFile.write(Array("%include \"io.inc\"\n%include \"later.inc\"\nincbin \"data.bin\"\n".utf8), to: real + "/main.asm")
+        try AtomicFile.write(Array("; nothing\n".utf8), to: real + "/io.inc")
+        try AtomicFile.write([1, 2], to: real + "/data.bin")
+        #expect(symlink(real, real + "-link") == 0)
+        defer { unlink(real + "-link") }
+        var program = TestProgram(path: real + "-link/main.asm")
+        program.program?.resolveDependencies()
+        let watched = WatchSet.Program(program)
+        #expect(watched.path == real + "-link/main.asm")
+        #expect(watched.inputs == ["data.bin", "io.inc", "later.inc", "main.asm", "main.expect"].map { real + "/" + $0 })
+        #expect(watched.folder == nil)
+    }
+}
