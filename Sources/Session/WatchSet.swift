@@ -84,7 +84,7 @@ package struct WatchSet: Sendable, Equatable {
         let name = PathName.lastComponent(of: path)
         guard !name.hasPrefix(".") else { return false }  // editors' swap and backup files
         let suffix = PathName.pathExtension(of: name)
-        return suffix.isEmpty ? Files.isDirectory(path) : Self.programExtensions.contains(suffix)
+        return suffix.isEmpty ? Files.isDirectory(path) : Self.programExtensions.contains(suffix.lowercased())
     }
 }
 

@@ -113,18 +113,25 @@ struct WatchTests {
 
     /// The program's own end is told between runs; input piped in is refused (only the first run
     /// could read it), a file is read again by each run.
-    @Test func runWatchRefusesPipedInput() throws {
+    @Test func runWatchRefusesPipedInputAndReadsAFileAgain() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
         try Fixture.write(Fixture.hello, to: directory + "/hello.asm")
+        let cat = try String(contentsOfFile: Fixture.corpus + "/echo.asm", encoding: .utf8)
+        try Fixture.write(cat, to: directory + "/cat.asm")
+        try Fixture.write("typed\n", to: directory + "/input.txt")
+        let reader = try WatchedChild(["--watch", "cat.asm"], in: directory, stdin: directory + "/input.txt")
+        #expect(reader.readWaiting(1) && reader.output.hasPrefix("typed\nasmrun: status 0;"), "\(reader.output)")
+        let mark = reader.output.endIndex
+        try WatchedChild.writeInPlace(cat + "; saved again\n", to: directory + "/cat.asm")
+        #expect(reader.readWaiting(1, from: mark), "\(reader.output)")
+        #expect(reader.output[mark...].hasSuffix("again\ntyped\nasmrun: status 0; " + WatchedChild.waitingTail), "\(reader.output)")
+        #expect(reader.interrupt() == 130, "\(reader.output)")
         let piped = try Fixture.asmrun(["-c", "echo 5 | \"$0\" --watch hello.asm", Fixture.binary], in: directory, executable: "/bin/sh")
         #expect(piped.status == .exited(125) && piped.stderr.contains("piped input can be read only once"), "\(piped)")
         let update = try Fixture.asmrun(["test", "--watch", "--update", directory])
         #expect(update.status == .exited(2) && update.stderr.contains("--watch with --update"), "\(update)")
         let graded = try Fixture.asmrun(["test", "--watch", "--untrusted", directory])
         #expect(graded.status == .exited(2) && graded.stderr.contains("--watch does not grade"), "\(graded)")
-        let child = try WatchedChild(["--watch", "hello.asm"], in: directory)
-        #expect(child.readWaiting(1) && child.output.contains("hello\nasmrun: status 0; watching 1 folder"), "\(child.output)")
-        #expect(child.interrupt() == 130, "\(child.output)")
     }
 }

@@ -15,7 +15,7 @@ final class WatchedChild {
     private var ended = false
     private let exited = DispatchSemaphore(value: 0)
 
-    init(_ arguments: [String], in directory: String, seconds: Double = 120) throws {
+    init(_ arguments: [String], in directory: String, stdin: String? = nil, seconds: Double = 120) throws {
         deadline = monotonicSeconds() + seconds
         var environment = Fixture.environment
         environment["NO_COLOR"] = "1"
@@ -24,7 +24,7 @@ final class WatchedChild {
         process.arguments = arguments
         process.environment = environment
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try stdin.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) } ?? FileHandle.nullDevice
         process.standardOutput = pipe
         process.standardError = pipe
         let exited = self.exited
@@ -63,6 +63,9 @@ final class WatchedChild {
             output += String(decoding: buffer[..<got], as: UTF8.self)
         }
     }
+
+    /// The end of the line saying the watch waits (after its status).
+    static let waitingTail = "watching 1 folder; save a file to run again, Ctrl-C to stop\n"
 
     /// Reads until `count` lines saying the watch waits have come (after `offset`).
     func readWaiting(_ count: Int, from offset: String.Index? = nil) -> Bool {

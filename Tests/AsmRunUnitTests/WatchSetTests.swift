@@ -37,7 +37,7 @@ struct WatchSetTests {
     }
 
     @Test func aNewSourceOrMarkdownFileMayBeANewProgram() {
-        for path in ["/w/d/new.asm", "/w/d/empty/new.nasm", "/w/d/guide.md", "/w/d/main.c"] {
+        for path in ["/w/d/new.asm", "/w/d/empty/new.nasm", "/w/d/Shout.NASM", "/w/d/guide.md", "/w/d/main.c"] {
             #expect(set.isRelevant(path), "\(path)")
             #expect(set.affected(by: [path]) == .init(newPrograms: true), "\(path)")
         }

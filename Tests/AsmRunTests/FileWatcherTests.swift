@@ -1,0 +1,66 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import Support
+
+/// The inotify wrapper: saves in place and by rename are seen, a burst is one change, what is
+/// not relevant is not, and a wake ends a wait. The events are queued before `next` is called,
+/// so nothing waits on timing.
+struct FileWatcherTests {
+    private func folder() throws -> (TemporaryDirectory, String, FileWatcher) {
+        let made = try TemporaryDirectory(prefix: "watcher")
+        let real = try #require(Files.realPath(made.path))
+        let watcher = try #require(FileWatcher())
+        #expect(watcher.watch(folder: real))
+        return (made, real, watcher)
+    }
+
+    /// A wait that saw nothing ends after 30 s (and fails the test) instead of hanging.
+    private func deadline() throws -> Wakeup {
+        let wakeup = try #require(Wakeup())
+        DetachedThread.start {
+            _ = poll(nil, 0, 30_000)
+            wakeup.signal()
+        }
+        return wakeup
+    }
+
+    @Test func aSaveInPlaceIsOneChange() throws {
+        let (made, real, watcher) = try folder()
+        defer { made.remove() }
+        try Fixture.write("one\n", to: real + "/a.asm")
+        #expect(watcher.next(cancel: try deadline()) { $0 == real + "/a.asm" } == .saved([real + "/a.asm"]))
+        // Two writes and closes in a burst, and another file: one change, each file once.
+        for _ in 0..<2 {
+            let fd = open(real + "/a.asm", O_WRONLY | O_TRUNC)
+            for _ in 0..<3 { _ = write(fd, "x", 1) }
+            close(fd)
+        }
+        let fd = open(real + "/b.inc", O_WRONLY | O_CREAT, 0o644)
+        close(fd)
+        #expect(watcher.next(cancel: try deadline()) { _ in true } == .saved([real + "/a.asm", real + "/b.inc"]))
+    }
+
+    @Test func aRenameOverTheFileIsASave() throws {
+        let (made, real, watcher) = try folder()
+        defer { made.remove() }
+        try Data("new\n".utf8).write(to: URL(fileURLWithPath: real + "/.a.asm.swp"))
+        #expect(rename(real + "/.a.asm.swp", real + "/a.asm") == 0)
+        // The temporary file's events are not relevant; the rename into place is.
+        #expect(watcher.next(cancel: try deadline()) { !PathName.lastComponent(of: $0).hasPrefix(".") } == .saved([real + "/a.asm"]))
+    }
+
+    @Test func aWakeEndsTheWaitAndEveryLaterOne() throws {
+        let (made, real, watcher) = try folder()
+        defer { made.remove() }
+        try Fixture.write("report\n", to: real + "/report.json")
+        let cancel = try #require(Wakeup())
+        cancel.signal()
+        #expect(watcher.next(cancel: cancel) { $0.hasSuffix(".asm") } == .woken)
+        watcher.wake()
+        #expect(watcher.next { _ in true } == .woken)
+        #expect(watcher.next { _ in true } == .woken)
+        #expect(!watcher.watch(folder: real + "/missing"))
+    }
+}
