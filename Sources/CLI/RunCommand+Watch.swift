@@ -39,6 +39,9 @@ extension RunCommand {
         } catch { return ExitStatus.failed(error, in: .run, diagnostics) }
         defer { watching.stop() }
         command.watching = watching
+        // A program killed by a save or Ctrl-C may leave the terminal as it set it (no echo, raw).
+        let terminal = TerminalMode(descriptor: 0)
+        defer { terminal?.restore() }
         var saved: [String] = []
         var first = true
         while !watching.interrupted {
@@ -50,6 +53,7 @@ extension RunCommand {
             if Self.standardInputKind() == S_IFREG { _ = lseek(0, 0, SEEK_SET) }
             var status: Int32?
             do { status = try command.executeThrowing() } catch WatchedRunEnded.saved(let paths) {
+                terminal?.restore()
                 saved = paths
                 continue
             } catch WatchedRunEnded.interrupted {
