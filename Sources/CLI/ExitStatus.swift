@@ -1,4 +1,4 @@
-import Sandbox
+import Processes
 import Support
 
 /// Every exit status asmrun returns is decided here, from how the command ended; `table` is the

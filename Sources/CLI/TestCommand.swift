@@ -1,5 +1,5 @@
+import Processes
 import Report
-import Sandbox
 import Session
 import Support
 import Synchronization

@@ -1,7 +1,7 @@
 import Build
+import Processes
 import Report
 import Run
-import Sandbox
 import Session
 import Source
 import Suite

@@ -1,4 +1,5 @@
-import Sandbox
+import Processes
+import Run
 import Support
 
 /// The verdict on one case under one runner.

@@ -7,12 +7,12 @@ import Support
 /// failure), with the first lines of the diff in the message, and once more on the program's
 /// source for what the program did; and `::warning` for a program's
 /// emulation warnings (`EmulationWarning`), passing or not.
-package enum GitHubAnnotations {
+enum GitHubAnnotations {
     /// Diff lines carried in one annotation (GitHub shows a few; the log has the rest).
     static let diffLines = 12
 
     /// One annotation per failure of `report` (identical failures of several runners once).
-    package static func render(_ report: CaseReport) -> String {
+    static func render(_ report: CaseReport) -> String {
         var text = ""
         for group in ResultGroup.groups(of: report) where group.result.isFailure {
             let result = group.result
@@ -43,7 +43,7 @@ package enum GitHubAnnotations {
 
     /// One warning annotation per emulation warning of `program` (a pass under qemu that would
     /// be a failure on x86 hardware), at the line it names.
-    package static func render(_ warnings: [EmulationWarning], program: String) -> String {
+    static func render(_ warnings: [EmulationWarning], program: String) -> String {
         let title = escape("\(program.displayEscaped): behaves differently on x86 hardware", property: true)
         return warnings.map { warning in
             "::warning file=\(escape(warning.path, property: true)),line=\(warning.line),title=\(title)::"

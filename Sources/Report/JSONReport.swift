@@ -1,5 +1,6 @@
 import Compare
-import Sandbox
+import Processes
+import Run
 import Suite
 import Support
 

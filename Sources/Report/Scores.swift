@@ -9,23 +9,23 @@ import Support
 package struct Scores: Sendable {
     /// One scored case.
     package struct Case: Sendable {
-        package enum Outcome: Sendable, Equatable { case passed, failed, notRun, skipped }
+        enum Outcome: Sendable, Equatable { case passed, failed, notRun, skipped }
         /// `hello.asm:default`, relative to the path given (prefixed with it when several were).
-        package var name: String
-        package var score: Double
-        package var maxScore: Double
-        package var outcome: Outcome
+        var name: String
+        var score: Double
+        var maxScore: Double
+        var outcome: Outcome
         /// What the runners did, when the case ran.
-        package var report: CaseReport?
+        var report: CaseReport?
         /// Who sees its details (`visibility:` of the case).
-        package var visibility = Visibility.visible
+        var visibility = Visibility.visible
         /// The case as its `.expect` file gives it: what a student's feedback shows of it.
-        package var testCase = TestCase(name: "")
+        var testCase = TestCase(name: "")
         /// Why its program could not run, in a student's terms (`TestProgram.studentProblem`).
-        package var problem: String?
+        var problem: String?
         /// Its gradebook column: `count.asm:two`, named after the reference's program when
         /// there is one, so every submission's case lands in the same column.
-        package var column = ""
+        var column = ""
     }
 
     /// One program's cases.
@@ -34,20 +34,20 @@ package struct Scores: Sendable {
         package var name: String
         package var cases: [Case]
         package var score: Double { cases.reduce(0) { $0 + $1.score } }
-        package var maxScore: Double { cases.reduce(0) { $0 + $1.maxScore } }
+        var maxScore: Double { cases.reduce(0) { $0 + $1.maxScore } }
     }
 
     /// One path given on the command line (a submission).
     package struct Root: Sendable {
-        package var path: String
-        package var programs: [Program]
-        package var score: Double { programs.reduce(0) { $0 + $1.score } }
-        package var maxScore: Double { programs.reduce(0) { $0 + $1.maxScore } }
+        var path: String
+        var programs: [Program]
+        var score: Double { programs.reduce(0) { $0 + $1.score } }
+        var maxScore: Double { programs.reduce(0) { $0 + $1.maxScore } }
     }
 
     package var roots: [Root]
     package var score: Double { roots.reduce(0) { $0 + $1.score } }
-    package var maxScore: Double { roots.reduce(0) { $0 + $1.maxScore } }
+    var maxScore: Double { roots.reduce(0) { $0 + $1.maxScore } }
     package var cases: [Case] { roots.flatMap { $0.programs.flatMap(\.cases) } }
 
     /// No scores.

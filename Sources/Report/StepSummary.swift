@@ -56,7 +56,7 @@ package enum StepSummary {
 
     /// Text for one table cell: control characters escaped as the console shows them (a name
     /// cannot break a line or hide an escape sequence), `|` escaped, HTML inert.
-    package static func cell(_ text: String) -> String {
+    static func cell(_ text: String) -> String {
         var escaped = ""
         for character in DisplayText.escape(text) {
             switch character {

@@ -1,5 +1,5 @@
 import Compare
-import Sandbox
+import Processes
 import Support
 
 /// What a student reads about one graded case (Gradescope's test output, `--report-dir`): plain

@@ -15,7 +15,7 @@ package struct Tally: Sendable, Equatable {
     /// Timeouts (included in `failed`).
     package var timeouts = 0
     /// Cases whose runners disagreed.
-    package var divergences = 0
+    var divergences = 0
     /// Ended by an interrupt: neither passed nor failed.
     package var interrupted = 0
 
@@ -48,13 +48,13 @@ package struct Tally: Sendable, Equatable {
 
     /// `N passed, N failed`, then `, N skipped` and `, N interrupted` when any: the line CI log
     /// readers look for.
-    package var summaryLine: String {
+    var summaryLine: String {
         "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
             + (interrupted > 0 ? ", \(interrupted) interrupted" : "")
     }
 
     /// The breakdown printed above it, when there is anything to break down.
-    package var detailLine: String? {
+    var detailLine: String? {
         var parts: [String] = []
         if errors > 0 { parts.append("\(errors) error\(errors == 1 ? "" : "s")") }
         if timeouts > 0 { parts.append("\(timeouts) timed out") }

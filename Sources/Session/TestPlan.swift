@@ -1,6 +1,6 @@
 import Build
+import Processes
 import Run
-import Sandbox
 import Suite
 import Support
 

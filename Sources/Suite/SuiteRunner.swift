@@ -1,7 +1,7 @@
 import Build
 import Compare
+import Processes
 import Run
-import Sandbox
 import Source
 import Support
 import Synchronization
@@ -94,7 +94,7 @@ package final class SuiteRunner: Sendable {
     }
 
     /// Stops starting new cases (`--fail-fast`).
-    package func cancel() { cancelled.store(true, ordering: .relaxed) }
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
 
     /// An interrupt (Ctrl-C, SIGTERM) arrived: no new case starts and nothing is recorded.
     package func interrupt() {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import CLI
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// The exit statuses the README promises are the ones the code decides.

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 @testable import Compare
+@testable import Processes
 @testable import Report
-@testable import Sandbox
+@testable import Run
 @testable import Support
 
 /// asmrun's own JSON writer and reader, held to Foundation's (which the tests may link).
