@@ -34,13 +34,13 @@ struct ExitStatusTests {
     }
 
     @Test func aTestRunsStatusComesFromItsOutcome() {
-        let clean = ExitStatus.test(failed: 0, complete: true, pathProblems: 0, unwrittenReports: 0, interrupted: false)
+        let clean = ExitStatus.test(failed: 0, flaky: 0, allowFlaky: false, complete: true, pathProblems: 0, unwrittenReports: 0, interrupted: false)
         #expect(clean == 0)
-        #expect(ExitStatus.test(failed: 1, complete: true, pathProblems: 0, unwrittenReports: 0, interrupted: false) == 1)
-        #expect(ExitStatus.test(failed: 0, complete: false, pathProblems: 0, unwrittenReports: 0, interrupted: false) == 1)
-        #expect(ExitStatus.test(failed: 0, complete: true, pathProblems: 1, unwrittenReports: 0, interrupted: false) == 1)
-        #expect(ExitStatus.test(failed: 3, complete: true, pathProblems: 0, unwrittenReports: 1, interrupted: false) == 2)
-        #expect(ExitStatus.test(failed: 3, complete: false, pathProblems: 0, unwrittenReports: 1, interrupted: true) == 130)
+        #expect(ExitStatus.test(failed: 1, flaky: 0, allowFlaky: false, complete: true, pathProblems: 0, unwrittenReports: 0, interrupted: false) == 1)
+        #expect(ExitStatus.test(failed: 0, flaky: 0, allowFlaky: false, complete: false, pathProblems: 0, unwrittenReports: 0, interrupted: false) == 1)
+        #expect(ExitStatus.test(failed: 0, flaky: 0, allowFlaky: false, complete: true, pathProblems: 1, unwrittenReports: 0, interrupted: false) == 1)
+        #expect(ExitStatus.test(failed: 3, flaky: 0, allowFlaky: false, complete: true, pathProblems: 0, unwrittenReports: 1, interrupted: false) == 2)
+        #expect(ExitStatus.test(failed: 3, flaky: 0, allowFlaky: false, complete: false, pathProblems: 0, unwrittenReports: 1, interrupted: true) == 130)
     }
 
     @Test func aProgramsEndIsWhatAShellReports() {
