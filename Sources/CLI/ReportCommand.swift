@@ -79,6 +79,7 @@ struct ReportCommand {
             do { try Files.append(Array(summary().utf8), to: path) } catch { context.diagnostics.error(error) }
         }
         return ExitStatus.test(
-            failed: reporter.tally.failed, flaky: reporter.tally.flaky, allowFlaky: allowFlaky, complete: merged.complete, pathProblems: 0, unwrittenReports: unwritten, interrupted: false)
+            failed: reporter.tally.failed, flaky: reporter.tally.flaky, allowFlaky: allowFlaky, complete: merged.complete, pathProblems: 0,
+            unwrittenReports: unwritten, interrupted: false)
     }
 }

@@ -41,7 +41,8 @@ enum TestCommand {
                 complete: outcome.complete, seconds: outcome.seconds, reason: outcome.reason,
                 extra: outcome.suite.holeWarnings + outcome.scoreLines)
             return ExitStatus.test(
-                failed: outcome.tally.failed, flaky: outcome.tally.flaky, allowFlaky: plan.allowFlaky, complete: outcome.complete, pathProblems: outcome.pathProblems,
+                failed: outcome.tally.failed, flaky: outcome.tally.flaky, allowFlaky: plan.allowFlaky, complete: outcome.complete,
+                pathProblems: outcome.pathProblems,
                 unwrittenReports: outcome.unwrittenReports, interrupted: outcome.interrupted)
         } catch {
             return ExitStatus.failed(error, in: .test, context.diagnostics)

@@ -33,12 +33,7 @@ extension TestPlan {
             case "--csv": csvPath = try scanner.value(for: argument)
             case "--report-dir": reportDirectory = try scanner.value(for: argument)
             case "--fail-fast": failFast = true
-            case "--retries":
-                let text = try scanner.value(for: argument)
-                guard let value = Int(text), (0...Retries.maximum).contains(value) else {
-                    throw UsageError("--retries takes a number of retries from 0 to \(Retries.maximum), not `\(text)`")
-                }
-                retries = value
+            case "--retries": retries = try Self.parseRetries(try scanner.value(for: argument))
             case "--allow-flaky": allowFlaky = true
             case "--timeout": timeout = try scanner.seconds(for: argument)
             case "--output-limit":
@@ -126,6 +121,13 @@ extension TestPlan {
         }
         guard !choices.isEmpty else { throw UsageError("--runner needs at least one runner (native, qemu, all, or a command)") }
         return choices
+    }
+
+    static func parseRetries(_ text: String) throws -> Int {
+        guard let value = Int(text), (0...Retries.maximum).contains(value) else {
+            throw UsageError("--retries takes a number of retries from 0 to \(Retries.maximum), not `\(text)`")
+        }
+        return value
     }
 
     static func parseShard(_ text: String) throws -> Shard {

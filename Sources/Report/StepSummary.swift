@@ -28,7 +28,9 @@ package enum StepSummary {
                 text +=
                     "| \(group.result.status.rawValue) | \(cell(report.id)) | \(cell(group.runnerList)) | \(cell(group.result.message)) |\n"
             }
-            if failures.count > maxRows { text += "\n… and \(failures.count - maxRows) more failures or flaky cases (the job log has them all).\n" }
+            if failures.count > maxRows {
+                text += "\n… and \(failures.count - maxRows) more failures or flaky cases (the job log has them all).\n"
+            }
             text += "\n"
             for (report, group) in failures.prefix(maxDetails) {
                 let shown = group.result.status == .flaky ? group.result.failedAttempts.first ?? group.result : group.result

@@ -34,7 +34,8 @@ enum StudentFeedback {
         switch failure.status {
         case .flaky:
             let counted = scored.outcome == .passed ? "it counts as passed" : "a case must pass on its first run to score"
-            let head = "your program passed only when run again (attempt \(failure.attempts)): it does not do the same on every run, and \(counted)"
+            let head =
+                "your program passed only when run again (attempt \(failure.attempts)): it does not do the same on every run, and \(counted)"
             guard let first = failure.failedAttempts.first else { return [head] }
             return [head, "its first run:"] + describe(first, scored, scrubber)
         case .error:

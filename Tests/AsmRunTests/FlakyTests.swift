@@ -127,7 +127,9 @@ struct FlakyTests {
             "\(run.stdout)")
         let summary = try String(contentsOfFile: root + "/summary.md", encoding: .utf8)
         #expect(summary.hasPrefix("### asmrun test: 0 passed, 0 failed, 1 flaky\n"), "\(summary)")
-        #expect(summary.contains("| flaky | asm/once.asm:default | \(Self.runner) | passed only on attempt 2; attempt 1: stdout, status differ |"))
+        #expect(
+            summary.contains(
+                "| flaky | asm/once.asm:default | \(Self.runner) | passed only on attempt 2; attempt 1: stdout, status differ |"))
         let merged = try Fixture.asmrun(["report", "merge", "r.json", "--junit", "m.xml"], in: root)
         #expect(merged.status == .exited(3) && merged.stdout.contains("FLAKY asm/once.asm:default"), "\(merged)")
         #expect(try String(contentsOfFile: root + "/m.xml", encoding: .utf8).contains("<flakyFailure type=\"fail\""))
@@ -142,7 +144,10 @@ struct FlakyTests {
         try Fixture.write(Self.once, to: root + "/subs/ann/once.asm")
         try Fixture.write("[case default]\nargs: \(marks)/mark\nstdout:\n| again\nstatus: exit 0\n", to: root + "/ref/once.expect")
         let graded = try Fixture.asmrun(
-            ["test", "subs/ann", "--reference", "ref", "--runner", Self.runner, "--no-isolation", "--retries", "1", "--gradescope", "g.json"],
+            [
+                "test", "subs/ann", "--reference", "ref", "--runner", Self.runner, "--no-isolation", "--retries", "1", "--gradescope",
+                "g.json",
+            ],
             in: root)
         #expect(graded.status == .exited(3) && graded.stdout.contains("subs/ann  0/1"), "\(graded)")
         let test = try #require((try Fixture.json(root + "/g.json")["tests"] as? [[String: Any]])?.first)

@@ -68,7 +68,8 @@ struct FlakyReportTests {
     }
 
     @Test func jsonGivesTheStatusTheAttemptsAndTheFailures() throws {
-        let text = try JSONReport.render(SuiteOutcome(reports: Self.reports, complete: true), seconds: 1, scores: Scores(), expected: 3, skippedFiles: 0)
+        let text = try JSONReport.render(
+            SuiteOutcome(reports: Self.reports, complete: true), seconds: 1, scores: Scores(), expected: 3, skippedFiles: 0)
         let json = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect((json["summary"] as? [String: Any])?["flaky"] as? Int == 1)
         let results = try #require(json["results"] as? [[String: Any]])

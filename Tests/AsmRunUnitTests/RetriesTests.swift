@@ -19,8 +19,10 @@ struct RetriesTests {
         var configuration = SuiteConfiguration(jobs: 2)
         configuration.retries = retries
         configuration.failFast = failFast
-        return SuiteRunner(programs: programs, runners: runners, configuration: configuration, stages: stages, emit: { _ in }, note: { _ in })
-            .run()
+        return SuiteRunner(
+            programs: programs, runners: runners, configuration: configuration, stages: stages, emit: { _ in }, note: { _ in }
+        )
+        .run()
     }
 
     private static func programs(in folder: String) throws -> [TestProgram] {
