@@ -52,8 +52,9 @@ enum Usage {
 
         TEST OPTIONS (see `asmrun test --help`)
           --update, -j N, --runner native,qemu|all, --filter REGEX, --list, --shard K/N,
-          --balance REPORT, --fail-fast, --retries N, --allow-flaky, --timeout SECONDS, --junit PATH, --json PATH,
-          --reference DIR, --untrusted, --gradescope PATH, --csv PATH, --report-dir DIR
+          --balance REPORT, --fail-fast, --retries N, --allow-flaky, --timeout SECONDS,
+          --junit PATH, --json PATH, --reference DIR, --untrusted, --gradescope PATH,
+          --csv PATH, --report-dir DIR
 
         SOURCE DIRECTIVES (comment lines in the .asm file)
           ; asmrun: format elf32        ; asmrun: link cc           ; asmrun: define DEBUG=1
