@@ -5,15 +5,24 @@ import Support
 /// GitHub Actions workflow commands for failures: `::error file=…,line=…,title=…::message`,
 /// pointing at the `.expect` line of the field that failed (the first error line of a build
 /// failure), with the first lines of the diff in the message, and once more on the program's
-/// source for what the program did; and `::warning` for a program's
-/// emulation warnings (`EmulationWarning`), passing or not.
-enum GitHubAnnotations {
+/// source for what the program did; and `::warning` for a case that passed only on a retry
+/// (`--retries`) and for a program's emulation warnings (`EmulationWarning`), passing or not.
+package enum GitHubAnnotations {
     /// Diff lines carried in one annotation (GitHub shows a few; the log has the rest).
     static let diffLines = 12
 
-    /// One annotation per failure of `report` (identical failures of several runners once).
-    static func render(_ report: CaseReport) -> String {
+    /// One annotation per failure of `report` (identical failures of several runners once), and a
+    /// warning per flaky result, where its first failure points, with that failure's diff.
+    package static func render(_ report: CaseReport) -> String {
         var text = ""
+        for result in report.results where result.status == .flaky {
+            let location = result.location ?? FileLocation(report.program, line: 1)
+            let title = "\(report.id.displayEscaped) [\(result.runner.displayEscaped)] is flaky"
+            let first = result.failedAttempts.first.map(excerpt) ?? []
+            let body = ([DisplayText.escape(result.message)] + first.map(DisplayText.escape)).joined(separator: "\n")
+            text += "::warning file=\(escape(location.path.displayEscaped, property: true)),line=\(location.line ?? 1)"
+            text += ",title=\(escape(title, property: true))::\(escape(body, property: false))\n"
+        }
         for group in ResultGroup.groups(of: report) where group.result.isFailure {
             let result = group.result
             let location = result.location ?? FileLocation(report.program, line: 1)

@@ -31,11 +31,11 @@ extension RunnerResult {
     /// Failed, errored or timed out.
     var isFailure: Bool { status == .fail || status == .error || status == .timeout }
 
-    /// The same verdict, message, diffs, detail and crash report: printing both would repeat
-    /// one text.
+    /// The same verdict, message, diffs, detail, crash report and number of attempts: printing
+    /// both would repeat one text.
     func saysTheSame(as other: RunnerResult) -> Bool {
         status == other.status && message == other.message && detail == other.detail && buildRemarks == other.buildRemarks
-            && crash == other.crash && crashNote == other.crashNote
+            && crash == other.crash && crashNote == other.crashNote && attempts == other.attempts
             && diffs.count == other.diffs.count
             && zip(diffs, other.diffs).allSatisfy { $0.stream == $1.stream && $0.text == $1.text }
     }

@@ -11,7 +11,9 @@ extension TestPlan {
         for field in [host, paths.joined(separator: "\0"), "\(runners)", filter ?? "", referencePath ?? "", "\(untrusted)"] {
             hash.update(field: field)
         }
-        for field in ["\(timeout)", "\(outputLimit)", "\(ceilings)", "\(scratchLimit)", "\(isolate)", "\(update)"] {
+        for field in [
+            "\(timeout)", "\(outputLimit)", "\(ceilings)", "\(scratchLimit)", "\(isolate)", "\(update)", "\(retries)", "\(allowFlaky)",
+        ] {
             hash.update(field: field)
         }
         hash.update(field: "\(shard?.count ?? 0)")

@@ -70,6 +70,7 @@ extension TestProgram {
         named.message = naming(result.message)
         named.detail = naming(result.detail)
         named.buildRemarks = naming(result.buildRemarks)
+        named.failedAttempts = result.failedAttempts.map(naming)
         return named
     }
 }
