@@ -21,7 +21,7 @@ package struct TestOutcome: Sendable {
     /// Every program selected (a rerun's untouched ones too) and what it reads, for a watch mode.
     package var watched: [WatchSet.Program] = []
 
-    package init(suite: SuiteOutcome, tally: Tally) {
+    init(suite: SuiteOutcome, tally: Tally) {
         self.suite = suite
         self.tally = tally
     }
