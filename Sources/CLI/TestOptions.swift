@@ -16,12 +16,7 @@ extension TestPlan {
         while let argument = scanner.next() {
             switch argument {
             case "--update": update = true
-            case "-j", "--jobs":
-                let text = try scanner.value(for: argument)
-                guard let value = Int(text), value > 0, value <= 1024 else {
-                    throw UsageError("\(argument) takes a number of jobs from 1 to 1024, not `\(text)`")
-                }
-                jobs = value
+            case "-j", "--jobs": jobs = try Self.parseJobs(argument, try scanner.value(for: argument))
             case "--runner", "--runners": runners = try Self.parseRunners(try scanner.value(for: argument))
             case "--filter": filter = try scanner.value(for: argument)
             case "--list": list = true
@@ -112,6 +107,13 @@ extension TestPlan {
         guard !update, referencePath == nil, !untrusted else { return nil }
         let runner = runners == [.auto] ? [] : ["--runner", runners.map(\.description).joined(separator: ",")]
         return AcceptCommand(extraArguments: runner)
+    }
+
+    static func parseJobs(_ option: String, _ text: String) throws -> Int {
+        guard let value = Int(text), value > 0, value <= 1024 else {
+            throw UsageError("\(option) takes a number of jobs from 1 to 1024, not `\(text)`")
+        }
+        return value
     }
 
     static func parseRunners(_ text: String) throws -> [RunnerChoice] {
