@@ -80,14 +80,21 @@ enum Fixture {
     }
 
     /// Processes of a process group that are still alive (zombies waiting for a reaper do not count).
-    static func liveProcesses(inGroup group: pid_t) -> [pid_t] {
+    static func liveProcesses(inGroup group: pid_t) -> [pid_t] { liveProcesses(field: 2, is: group) }
+
+    /// Live children of `parent`.
+    static func liveChildren(of parent: pid_t) -> [pid_t] { liveProcesses(field: 1, is: parent) }
+
+    /// Live processes whose `/proc/PID/stat` field `field` (after the name: 0 state, 1 parent,
+    /// 2 group) is `value`.
+    private static func liveProcesses(field: Int, is value: pid_t) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { name -> pid_t? in
             guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
                 let close = stat.lastIndex(of: ")")
             else { return nil }
             let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-            guard fields.count > 2, fields[0] != "Z", fields[0] != "X", pid_t(fields[2]) == group else { return nil }
+            guard fields.count > 2, fields[0] != "Z", fields[0] != "X", pid_t(fields[field]) == value else { return nil }
             return pid
         }
     }

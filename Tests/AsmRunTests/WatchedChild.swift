@@ -83,17 +83,7 @@ final class WatchedChild {
     }
 
     /// The children asmrun has now (the program it runs, or qemu running it).
-    var children: [pid_t] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { name -> pid_t? in
-            guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return nil }
-            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-            guard fields.count > 1, fields[0] != "Z", pid_t(fields[1]) == process.processIdentifier else { return nil }
-            return pid
-        }
-    }
+    var children: [pid_t] { Fixture.liveChildren(of: process.processIdentifier) }
 
     /// Writes `text` into the file as it is (no new file: an editor saving in place).
     static func writeInPlace(_ text: String, to path: String) throws {
