@@ -88,12 +88,13 @@ struct WatchTests {
         """
     }
 
-    @Test func runWatchKillsTheWaitingProgramOnASaveAndRunsTheNewOne() throws {
+    /// Natively, and under qemu as on an ARM host (the child killed is qemu).
+    @Test(arguments: [false, true]) func runWatchKillsTheWaitingProgramOnASaveAndRunsTheNewOne(arm: Bool) throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
         try Fixture.write(Self.waiting("%include \"text.inc\""), to: directory + "/wait.asm")
         try Fixture.write("msg: db \"first\", 10\nmsglen: equ $ - msg\n", to: directory + "/text.inc")
-        let child = try WatchedChild(["--watch", "wait.asm"], in: directory)
+        let child = try WatchedChild(["--watch", "wait.asm"], in: directory, environment: arm ? ["ASMRUN_HOST_ARCH": "aarch64"] : [:])
         #expect(child.read { $0.contains("first\n") }, "\(child.output)")
         // In place: the include; the program still waiting is ended, the new build runs.
         var mark = child.output.endIndex

@@ -15,9 +15,12 @@ final class WatchedChild {
     private var ended = false
     private let exited = DispatchSemaphore(value: 0)
 
-    init(_ arguments: [String], in directory: String, stdin: String? = nil, seconds: Double = 120) throws {
+    init(
+        _ arguments: [String], in directory: String, stdin: String? = nil, environment extra: [String: String] = [:],
+        seconds: Double = 120
+    ) throws {
         deadline = monotonicSeconds() + seconds
-        var environment = Fixture.environment
+        var environment = Fixture.environment.merging(extra) { $1 }
         environment["NO_COLOR"] = "1"
         environment.removeValue(forKey: "GITHUB_ACTIONS")
         process.executableURL = URL(fileURLWithPath: Fixture.binary)
