@@ -16,6 +16,7 @@ extension TestPlan {
         while let argument = scanner.next() {
             switch argument {
             case "--update": update = true
+            case "--review": review = true
             case "-j", "--jobs":
                 let text = try scanner.value(for: argument)
                 guard let value = Int(text), value > 0, value <= 1024 else {
@@ -69,7 +70,6 @@ extension TestPlan {
         }
     }
 
-    /// `--limit memory=2G`: a ceiling of the run (`output` is `--output-limit`).
     /// `--c-flags FLAGS` or `--link-flags FLAGS`, split as a shell would.
     private mutating func addFlags(_ option: String, _ text: String) throws {
         let words: [String]
@@ -77,6 +77,7 @@ extension TestPlan {
         if option == "--c-flags" { callerFlags.compile += words } else { callerFlags.link += words }
     }
 
+    /// `--limit memory=2G`: a ceiling of the run (`output` is `--output-limit`).
     private mutating func parseLimit(_ text: String) throws {
         let words = text.split(separator: "=", maxSplits: 1).map(String.init)
         var output: Int?
@@ -126,10 +127,27 @@ extension TestPlan {
                 "--update with --untrusted would record untrusted programs' output as their expectations",
                 fix: "record expectations from programs you trust, without --untrusted")
         }
+        try validateReview()
         if referencePath != nil && update {
             throw UsageError(
                 "--update with --reference would record a submission's output as the reference",
                 fix: "record the reference with `asmrun test REFERENCE --update`")
         }
+    }
+
+    /// `--review` records what the user accepts: not with a run that records everything, grades
+    /// or only lists.
+    private func validateReview() throws {
+        guard review else { return }
+        if update {
+            throw UsageError(
+                "--review with --update: --update records every case, --review only those you accept", fix: "use one of them")
+        }
+        if referencePath != nil || untrusted {
+            throw UsageError(
+                "--review with \(untrusted ? "--untrusted" : "--reference") would record a submission's output as its expectations",
+                fix: "review expectations of programs you trust, without grading options")
+        }
+        if list { throw UsageError("--review with --list: --list runs nothing to review", fix: "use one of them") }
     }
 }

@@ -26,7 +26,7 @@ package struct AcceptCommand: Sendable {
     }
 
     /// `name` as a regular expression that matches it literally.
-    static func literal(_ name: String) -> String {
+    package static func literal(_ name: String) -> String {
         var pattern = ""
         for character in name {
             if character.isLetter || character.isNumber || character == "_" || character == "-" || character == " " {

@@ -12,6 +12,8 @@ package struct TestPlan: Sendable {
     package var paths: [String] = []
     /// `--update`: record results as expectations.
     package var update = false
+    /// `--review`: walk the failing cases after the run and record those the user accepts.
+    package var review = false
     /// `-j`: parallel jobs.
     package var jobs = Processors.available
     /// `--runner`: the runners every case runs under, in order (the first is the baseline).
