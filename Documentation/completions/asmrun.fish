@@ -61,6 +61,7 @@ complete -c asmrun -n $run -l version -d 'Print the version'
 # Test options.
 set -l test '__fish_seen_subcommand_from test'
 complete -c asmrun -n $test -l update -d 'Record what the programs do now'
+complete -c asmrun -n $test -l review -d 'Walk the failing cases, record those accepted'
 complete -c asmrun -n $test -s j -l jobs -x -d 'Parallel jobs'
 complete -c asmrun -n $test -l runner -x -a 'auto native qemu binfmt all native,qemu' -d 'Runners, comma-separated'
 complete -c asmrun -n $test -l filter -x -d 'Only case ids matching REGEX'

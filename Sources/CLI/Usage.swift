@@ -51,7 +51,7 @@ enum Usage {
           --json FILE                write the trace to FILE as JSON instead of printing it
 
         TEST OPTIONS (see `asmrun test --help`)
-          --update, -j N, --runner native,qemu|all, --filter REGEX, --list, --shard K/N,
+          --update, --review, -j N, --runner native,qemu|all, --filter REGEX, --list, --shard K/N,
           --balance REPORT, --fail-fast, --timeout SECONDS, --junit PATH, --json PATH,
           --reference DIR, --untrusted, --gradescope PATH, --csv PATH, --report-dir DIR
 
@@ -118,6 +118,9 @@ enum Usage {
         OPTIONS
           --update                 record what the programs do now as their expectations
                                    (nothing is written when the run is interrupted)
+          --review                 then walk the failing cases on the terminal, showing each
+                                   diff: a accept (record it as --update --filter would),
+                                   s skip, r reject, A accept all, q quit, ? help
           -j, --jobs N             parallel jobs (default: the number of cores)
           --runner LIST            comma-separated: native, qemu, binfmt, 'CMD ARGS', or all (native,qemu)
           --filter REGEX           only cases whose id (asm/x.asm:case) matches
