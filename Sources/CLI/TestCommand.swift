@@ -47,7 +47,9 @@ enum TestCommand {
                 let review = Review(
                     console: context.console, diagnostics: context.diagnostics, readKey: TerminalKeys.read, record: session.accept)
                 let reviewed = review.walk(Review.reviewable(outcome.suite.reports))
-                (extra, failed, interrupted) = (extra + reviewed.summaryLines, reviewed.failuresLeft(in: outcome.suite.reports), reviewed.interrupted)
+                (extra, failed, interrupted) = (
+                    extra + reviewed.summaryLines, reviewed.failuresLeft(in: outcome.suite.reports), reviewed.interrupted
+                )
             }
             console.finish(complete: outcome.complete, seconds: outcome.seconds, reason: outcome.reason, extra: extra)
             return ExitStatus.test(

@@ -50,10 +50,12 @@ struct ReviewSessionTests {
         let shown = Mutex(0)
         let review = Review(
             console: console, diagnostics: context.diagnostics,
-            readKey: { shown.withLock { index in
-                defer { index += 1 }
-                return index < cases.count ? key(cases[index].id) : nil
-            } },
+            readKey: {
+                shown.withLock { index in
+                    defer { index += 1 }
+                    return index < cases.count ? key(cases[index].id) : nil
+                }
+            },
             record: session.accept)
         return (review.walk(cases), cases.map { String($0.id.dropFirst(folder.count + 1)) })
     }
