@@ -54,6 +54,7 @@ extension TestSession {
         recording.update = true
         recording.list = false
         recording.failFast = false
+        (recording.retries, recording.allowFlaky) = (0, false)  // as --update: what differs between runs becomes holes
         recording.shard = nil
         recording.balancePath = nil
         (recording.junitPath, recording.jsonPath, recording.gradescopePath) = (nil, nil, nil)

@@ -18,6 +18,8 @@ package struct SuiteConfiguration: Sendable {
     /// Repeat a crashed case under the debugger for a crash report even when the crash was
     /// expected (`-v`); failing crashes always get one.
     package var explainsExpectedCrashes = false
+    /// `--retries`: how many more times a failed, crashed or timed-out case runs (`Retries`).
+    package var retries = 0
 
     package init(jobs: Int) { self.jobs = jobs }
 }
