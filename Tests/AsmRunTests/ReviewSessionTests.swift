@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 
 @testable import Run
-@testable import Sandbox
+@testable import Processes
 @testable import Session
 @testable import Support
 
