@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import Run
 @testable import Processes
+@testable import Run
 @testable import Session
 @testable import Support
 
