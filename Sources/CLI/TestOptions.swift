@@ -65,11 +65,6 @@ extension TestPlan {
         }
         if paths.isEmpty { paths = ["asm"] }
         try validate()
-        if let filter {
-            do { _ = try Regex(filter) } catch {
-                throw UsageError("--filter `\(filter)` is not a valid regular expression")
-            }
-        }
     }
 
     /// `--retries` and `--allow-flaky`: not with `--update`, and a grade is earned on the first run.
@@ -145,6 +140,11 @@ extension TestPlan {
 
     /// Options that only make sense together, or not at all together.
     private func validate() throws {
+        if let filter {
+            do { _ = try Regex(filter) } catch {
+                throw UsageError("--filter `\(filter)` is not a valid regular expression")
+            }
+        }
         if balancePath != nil && shard == nil {
             throw UsageError("--balance deals the programs out to shards, so it needs --shard K/N")
         }
