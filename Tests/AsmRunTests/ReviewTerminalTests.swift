@@ -42,7 +42,11 @@ struct ReviewTerminalTests {
     /// SIGTERM while a key is awaited): the first case's file changes as `--update --filter`
     /// writes it (not after SIGTERM, which writes nothing), nothing else does, and the terminal is
     /// left as it was (echo and lines back) whatever the ending.
-    @Test(arguments: Ending.allCases) func onATerminalTheFirstCaseIsAcceptedAndTheSecondSkipped(ending: Ending) throws {
+    /// Natively (or under qemu) and as on an ARM host.
+    @Test(arguments: Ending.allCases, [false, true])
+    func onATerminalTheFirstCaseIsAcceptedAndTheSecondSkipped(ending: Ending, arm: Bool) throws {
+        let host = arm ? ["ASMRUN_HOST_ARCH": "aarch64"] : [:]
+        let runner = arm ? "qemu" : Fixture.runner
         let base = try Fixture.temporaryDirectory()
         defer { Files.removeTree(base) }
         let (suite, twin) = (base + "/suite", base + "/twin")
@@ -54,9 +58,10 @@ struct ReviewTerminalTests {
         var settings = termios()
         tcgetattr(terminal.slave, &settings)
         let process = try terminal.start(
-            [Fixture.binary, "test", ".", "--review", "--runner", Fixture.runner, "--cache-dir", base + "/cache"], in: suite,
-            environment: ["PATH": Fixture.environment["PATH"] ?? "/usr/bin:/bin", "HOME": base, "NO_COLOR": "1"])
+            [Fixture.binary, "test", ".", "--review", "--runner", runner, "--cache-dir", base + "/cache"], in: suite,
+            environment: ["PATH": Fixture.environment["PATH"] ?? "/usr/bin:/bin", "HOME": base, "NO_COLOR": "1"].merging(host) { $1 })
         var screen = try terminal.read(until: "review 1/6 doc.md:3", then: ") > ")
+        #expect(screen.contains("FAIL  doc.md:3 [\(runner)]: stdout differs"), "\(screen)")
         terminal.type("a")
         screen += try terminal.read(until: "review 2/6 doc.md:", then: ") > ")
         terminal.type("s")
@@ -80,7 +85,8 @@ struct ReviewTerminalTests {
         }
         #expect(process.terminationStatus == (ending == .controlC ? 130 : 1), "\(screen)")
         #expect(screen.contains("review: 1 accepted and recorded, 1 skipped, 0 rejected, 4 not reviewed"), "\(screen)")
-        let update = try Fixture.asmrun(["test", "doc.md", "--update", "--filter", ":3$", "--runner", Fixture.runner], in: twin)
+        let update = try Fixture.asmrun(
+            ["test", "doc.md", "--update", "--filter", ":3$", "--runner", runner], in: twin, environment: host)
         #expect(update.status == .exited(0), "\(update.stdout)")
         #expect(after["doc.md"] == ReviewSessionTests.contents(twin)["doc.md"] && after["doc.md"] != before["doc.md"])
         for file in ReviewSessionTests.files where file != "doc.md" { #expect(after[file] == before[file], "\(file) changed") }
