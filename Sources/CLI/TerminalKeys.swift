@@ -1,19 +1,20 @@
 import Glibc
 
 /// `asmrun test --review`'s keys, read from the terminal on standard input one at a time in raw
-/// mode: no echo, no line editing, Ctrl-C read as a key (the review ends on it). The terminal's
-/// settings are restored after each key, and by SIGTERM, SIGHUP, SIGINT or SIGQUIT arriving
-/// while one is awaited (then delivered as before).
+/// mode: no echo, no line editing, Ctrl-C read as a key (the review ends on it). The terminal is
+/// raw for the whole walk, prompts included (a key typed as soon as a prompt shows is never read
+/// in line mode), and keys typed before it are dropped; its settings are restored after the walk,
+/// and by SIGTERM, SIGHUP, SIGINT or SIGQUIT arriving meanwhile (then delivered as before).
 enum TerminalKeys {
     /// Standard input is a terminal: `--review` is refused otherwise.
     static var inputIsTerminal: Bool { isatty(0) == 1 }
 
     static let signals = [SIGTERM, SIGHUP, SIGINT, SIGQUIT]
 
-    /// The next key; `nil` at the end of the input (or when it cannot be read).
-    static func read() -> UInt8? {
+    /// Runs `body` with the terminal raw (as it is when its settings cannot be read).
+    static func raw<T>(_ body: () -> T) -> T {
         var saved = termios()
-        guard tcgetattr(0, &saved) == 0 else { return readByte() }
+        guard tcgetattr(0, &saved) == 0 else { return body() }
         savedSettings = saved
         let previous = signals.map { signal($0, restoreThenDeliver) }
         var raw = saved
@@ -27,11 +28,12 @@ enum TerminalKeys {
             tcsetattr(0, TCSANOW, &saved)
             for (number, handler) in zip(signals, previous) { signal(number, handler) }
         }
-        tcsetattr(0, TCSANOW, &raw)
-        return readByte()
+        tcsetattr(0, TCSAFLUSH, &raw)
+        return body()
     }
 
-    private static func readByte() -> UInt8? {
+    /// The next key; `nil` at the end of the input (or when it cannot be read).
+    static func read() -> UInt8? {
         var byte: UInt8 = 0
         while true {
             let got = Glibc.read(0, &byte, 1)

@@ -46,7 +46,9 @@ enum TestCommand {
             if plan.review && !interrupted {
                 let review = Review(
                     console: context.console, diagnostics: context.diagnostics, readKey: TerminalKeys.read, record: session.accept)
-                let reviewed = review.walk(Review.reviewable(outcome.suite.reports))
+                // Raw while keys are asked; as it was while the accepted cases are recorded (Ctrl-C interrupts).
+                var reviewed = TerminalKeys.raw { review.decide(Review.reviewable(outcome.suite.reports)) }
+                review.recordAccepted(&reviewed)
                 (extra, failed, interrupted) = (
                     extra + reviewed.summaryLines, reviewed.failuresLeft(in: outcome.suite.reports), reviewed.interrupted
                 )

@@ -64,6 +64,13 @@ package struct Review {
 
     /// Walks `reports` (already `reviewable`), then records the accepted ones.
     package func walk(_ reports: [CaseReport]) -> Outcome {
+        var outcome = decide(reports)
+        recordAccepted(&outcome)
+        return outcome
+    }
+
+    /// Shows each of `reports` and reads its key, recording nothing (`recordAccepted` does).
+    package func decide(_ reports: [CaseReport]) -> Outcome {
         var outcome = Outcome()
         let shower = ConsoleReporter(console: console, diagnostics: diagnostics, verbose: false, environment: [:], total: 0)
         var index = 0
@@ -91,7 +98,6 @@ package struct Review {
             index += 1
         }
         outcome.unreviewed = Array(reports[index...])
-        recordAccepted(&outcome)
         return outcome
     }
 
@@ -125,7 +131,7 @@ package struct Review {
     }
 
     /// Records the accepted cases, once; an error is emitted and nothing is written.
-    private func recordAccepted(_ outcome: inout Outcome) {
+    package func recordAccepted(_ outcome: inout Outcome) {
         let accepted = outcome.decisions.filter { $0.decision == .accepted }.map(\.report)
         guard !accepted.isEmpty else { return }
         console.write("recording \(accepted.count) accepted case\(accepted.count == 1 ? "" : "s")…\n")
