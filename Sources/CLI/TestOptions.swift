@@ -54,6 +54,14 @@ extension TestPlan {
             case "-v", "--verbose": verbose = true
             case "--no-cache": cache.enabled = false
             case "--no-isolation": isolate = false
+            case "--no-checks": checks = false
+            case "--checks":
+                let text = try scanner.value(for: argument)
+                guard text == "always" || text == "on-failure" else {
+                    throw UsageError(
+                        "--checks takes `always` or `on-failure` (the default), not `\(text)`", fix: "turn them off with --no-checks")
+                }
+                checksAlways = text == "always"
             case "--cache-dir": cache.directory = try scanner.value(for: argument)
             case let option where option.hasPrefix("-") && option.count > 1:
                 throw UsageError.unknownOption(option, help: "asmrun test --help")

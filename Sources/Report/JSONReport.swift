@@ -54,6 +54,8 @@ package enum JSONReport {
         var stderr: String?
         var crash: Crash?
         var crashNote: String?
+        /// What the ABI checks found (a failed case run again under the debugger).
+        var abiChecks: [String]?
         /// The case's `visibility:` when it is not `visible`.
         var visibility: String?
     }
@@ -122,7 +124,8 @@ package enum JSONReport {
                     buildOutput: result.buildRemarks.isEmpty ? nil : result.buildRemarks, divergence: report.divergence,
                     stdout: result.observation.map { excerpt($0.stdout) },
                     stderr: result.observation.map { excerpt($0.stderr) }, crash: result.crash.map(Crash.init),
-                    crashNote: result.crashNote, visibility: report.visibility == .visible ? nil : report.visibility.rawValue)
+                    crashNote: result.crashNote, abiChecks: result.abiFindings.isEmpty ? nil : result.abiFindings,
+                    visibility: report.visibility == .visible ? nil : report.visibility.rawValue)
             }
         }
         let document = Document(

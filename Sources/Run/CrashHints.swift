@@ -19,7 +19,8 @@ struct CrashHints {
 
     var hints: [String] {
         [
-            writeReadOnly, cutStackPointer, fellOffTheEnd, executingData, executingStack, notCode, nearNull, misalignedCall, division, int80, illegal,
+            writeReadOnly, cutStackPointer, fellOffTheEnd, executingData, executingStack, notCode, nearNull, misalignedCall, division,
+            int80, illegal,
             breakpoint, typo,
         ].compactMap { $0 }
     }

@@ -92,7 +92,8 @@ package struct CrashProbe: Sendable {
                 != nil
         else { return nil }
         let inspection = ["source " + script] + GdbTranscript.inspection(code: code)
-        return transcript(run, before: [], after: inspection, folder: folder, workingDirectory: workingDirectory, options: options).flatMap { report(from: GdbTranscript($0), run, code: code, readOnly: readOnly, executableStack: executableStack) }
+        return transcript(run, before: [], after: inspection, folder: folder, workingDirectory: workingDirectory, options: options).flatMap
+        { report(from: GdbTranscript($0), run, code: code, readOnly: readOnly, executableStack: executableStack) }
     }
 
     /// What gdb printed running `run` with `before` (breakpoints) given before it starts and
@@ -180,7 +181,8 @@ package struct CrashProbe: Sendable {
         qemu.environment = run.environment
         let socket = folder + "/.asmrun-gdb"
         var command = Command(
-            debugger, ["-nx", "-q", "-batch"] + gdb(["target remote \(socket)"] + before + ["continue"] + inspection) + [run.program.symbolFile])
+            debugger,
+            ["-nx", "-q", "-batch"] + gdb(["target remote \(socket)"] + before + ["continue"] + inspection) + [run.program.symbolFile])
         command.workingDirectory = workingDirectory
         var gdbOptions = options
         gdbOptions.stdin = .empty
