@@ -59,10 +59,7 @@ struct CaseExecutor: Sendable {
         if configuration.recording, run.filledFolder == nil {
             Self.findHoles(&verdict) { again(input, program: program, artifact: artifact, runner: runner, limits: limits) }
         }
-        if run.leftovers > 0 {
-            verdict.detail = "asmrun ended \(run.leftovers) process\(run.leftovers == 1 ? "" : "es") the program left running"
-            if verdict.message.isEmpty { verdict.message = verdict.detail }
-        }
+        if run.leftovers > 0 { Self.noteLeftovers(run.leftovers, &verdict) }
         verdict.duration = result.duration
         verdict.buildRemarks = configuration.checks ? artifact.remarks : EmulationWarning.removing(from: artifact.remarks)
         let stream = verdict.status == .timeout ? "status" : verdict.diffs.first?.stream
@@ -74,6 +71,11 @@ struct CaseExecutor: Sendable {
         }
         checkAbi(input, program: program, artifact: artifact, runner: runner, limits: limits, into: &verdict)
         return verdict
+    }
+
+    private static func noteLeftovers(_ count: Int, _ verdict: inout RunnerResult) {
+        verdict.detail = "asmrun ended \(count) process\(count == 1 ? "" : "es") the program left running"
+        if verdict.message.isEmpty { verdict.message = verdict.detail }
     }
 
     /// A case that filled its folder fails, whatever it printed: it may have stopped early.
