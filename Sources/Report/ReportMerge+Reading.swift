@@ -115,6 +115,7 @@ struct ShardReport {
         result.detail = string(entry["detail"]) ?? ""
         result.buildRemarks = string(entry["build_output"]) ?? ""
         result.crashNote = string(entry["crash_note"]) ?? crashLine(entry["crash"])
+        if case .array(let findings)? = entry["abi_checks"] { result.abiFindings = findings.compactMap { string($0) } }
         var report = CaseReport(program: program, caseName: caseName, results: [])
         report.divergence = string(entry["divergence"])
         report.buildDuration = try Self.number(entry["build_seconds"], "build_seconds")

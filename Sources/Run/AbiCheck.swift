@@ -8,6 +8,9 @@ import Support
 struct AbiCheck {
     let sites: [AbiSites.Site]
     let thirtyTwoBit: Bool
+    /// What starts each stop's line: natively the program's output shares gdb's, so a run's own
+    /// marker (`AbiProbe` adds a random one) keeps a program from printing stops of its own.
+    var marker = "@@abi"
 
     /// One stop at a site: its index, then the stack pointer, the word at it and the callee-saved registers.
     struct Stop: Sendable, Equatable {
@@ -29,7 +32,7 @@ struct AbiCheck {
     var savedNames: [String] { thirtyTwoBit ? ["ebx", "esi", "edi", "ebp"] : ["rbx", "rbp", "r12", "r13", "r14", "r15"] }
     private var word: UInt64 { thirtyTwoBit ? 4 : 8 }
 
-    /// The gdb commands that set a breakpoint at each site, printing `@@abi INDEX SP [SP] SAVED…` and going on.
+    /// The gdb commands that set a breakpoint at each site, printing `MARKER INDEX SP [SP] SAVED…` and going on.
     var script: String {
         var text = ""
         for (index, site) in sites.enumerated() {
@@ -48,13 +51,13 @@ struct AbiCheck {
     private func printf(_ index: Int) -> String {
         let registers = (["$sp", "*(unsigned \(thirtyTwoBit ? "int" : "long") *)$sp"] + savedNames.map { "$" + $0 })
         let format = Array(repeating: "%lx", count: registers.count).joined(separator: " ")
-        return "printf \"@@abi %d \(format)\\n\", \(index), \(registers.joined(separator: ", "))"
+        return "printf \"\(marker) %d \(format)\\n\", \(index), \(registers.joined(separator: ", "))"
     }
 
     /// The stops gdb printed, in order.
     func stops(in transcript: String) -> [Stop] {
         transcript.split(separator: "\n").compactMap { line in
-            guard line.hasPrefix("@@abi ") else { return nil }
+            guard line.hasPrefix(marker + " ") else { return nil }
             let words = line.split(separator: " ").dropFirst()
             guard let index = words.first.flatMap({ Int($0) }), sites.indices.contains(index) else { return nil }
             let values = words.dropFirst().compactMap { UInt64($0, radix: 16) }

@@ -38,7 +38,8 @@ package struct AbiProbe: Sendable {
     package func check(_ run: CrashProbe.Run, in folder: String, workingDirectory: String?, options: LaunchOptions) -> [String] {
         let sources = Self.assembly(run.sources)
         guard !sources.isEmpty, let text = disassembly(run.program.symbolFile) else { return [] }
-        let check = AbiCheck(sites: AbiSites(objdump: text, sources: sources).sites, thirtyTwoBit: run.format == .elf32)
+        var check = AbiCheck(sites: AbiSites(objdump: text, sources: sources).sites, thirtyTwoBit: run.format == .elf32)
+        check.marker = "@@abi-" + String(UInt64.random(in: 1...UInt64.max), radix: 16)
         guard !check.sites.isEmpty else { return [] }
         let script = folder + "/.asmrun-abi.gdb"
         // Under qemu the program waits at its entry point, where `continue` would not stop.

@@ -95,6 +95,33 @@ struct AbiCheckDefaultsTests {
             "\(run.output)")
     }
 
+    /// Natively the program's output and gdb's share a pipe: a program printing lines like the
+    /// stops gdb prints makes no finding (each run's marker is its own).
+    @Test(arguments: CrashReportTests.ways.filter { $0 != .arm })
+    func aProgramCannotPrintStopsOfItsOwn(way: Way) throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        try Fixture.write(
+            """
+            extern puts
+            section .rodata
+            forged: db "@@abi 1 8 0 0 0 0 0 0 0", 0
+            section .text
+            global main
+            main:
+                    push    rbp
+                    lea     rdi, [rel forged]
+                    call    puts
+                    pop     rbp
+                    mov     eax, 1
+                    ret
+            """, to: directory + "/forger.asm")
+        try Fixture.write("[case default]\nstatus: exit 0\n", to: directory + "/forger.expect")
+        let run = Fixture.test([directory + "/forger.asm"] + way.arguments)
+        #expect(run.status == 1 && run.output.contains("expected exit 0, got exit 1"), "\(run.output)")
+        #expect(!run.output.contains("ABI check"), "\(run.output)")
+    }
+
     /// The `syscall` clobber warning is an ABI check too: `--no-checks` silences it, in a run and
     /// in a test; its twin (the counter in r12) has none.
     @Test func noChecksSilencesTheSyscallWarning() throws {
