@@ -13,13 +13,7 @@ package struct AbiProbe: Sendable {
 
     package init(crashProbe: CrashProbe, toolchain: Toolchain) throws(ToolError) {
         self.crashProbe = crashProbe
-        let names = toolchain.host.runsX86_64 ? ["objdump", "x86_64-linux-gnu-objdump"] : ["x86_64-linux-gnu-objdump", "objdump"]
-        guard let path = toolchain.locator.find(anyOf: names) else {
-            throw ToolError(
-                tool: "objdump", packages: [toolchain.host.runsX86_64 ? "binutils" : "binutils-x86-64-linux-gnu"],
-                purpose: "needed to find the calls and returns the ABI checks stop at")
-        }
-        objdump = path
+        objdump = try toolchain.objdump(purpose: "needed to find the calls and returns the ABI checks stop at")
     }
 
     /// The probe, or `nil` without gdb or objdump (the checks are then silent).
