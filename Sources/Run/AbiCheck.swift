@@ -98,7 +98,7 @@ struct AbiCheck {
 
     /// Judges a `ret` against the frame it ends: the innermost whose entry and return address it
     /// matches (frames above it ended by tail calls); without one, the innermost frame of the
-    /// assembly, unless a call into C is still open (a callback).
+    /// assembly if the `ret` is in its function, unless a call into C is still open (a callback).
     private func returned(_ site: AbiSites.Site, pointer: UInt64, top: UInt64, saved: [UInt64], frames: inout [Frame]) -> String? {
         if let index = frames.lastIndex(where: { $0.entry == pointer && $0.returnAddress == top }) {
             let frame = frames[index]
@@ -108,7 +108,9 @@ struct AbiCheck {
             guard !changed.isEmpty else { return nil }
             return calleeSaved(site, frame, changed.map { savedNames[$0] })
         }
-        guard let frame = frames.last, !frame.external else { return nil }
+        guard let frame = frames.last, !frame.external, site.name == nil || frame.name == nil || site.name == frame.name else {
+            return nil
+        }
         frames.removeLast()
         return movedStack(site, frame, pointer: pointer)
     }

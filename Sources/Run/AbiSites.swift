@@ -20,7 +20,8 @@ struct AbiSites: Sendable, Equatable {
         var address: UInt64
         var kind: Kind
         var location: FileLocation?
-        /// The function entered, or called (`printf` in `call printf`).
+        /// The function entered, called (`printf` in `call printf`), or returned from (the label
+        /// above a `ret`, nasm's local `.labels` aside).
         var name: String?
     }
 
@@ -31,19 +32,21 @@ struct AbiSites: Sendable, Equatable {
     init(objdump text: String, sources: [String]) {
         let names = sources.map { PathName.lastComponent(of: $0) }
         var globals: Set<String> = []
-        var instructions: [(address: UInt64, text: Substring, location: FileLocation, label: String?)] = []
+        var instructions: [(address: UInt64, text: Substring, location: FileLocation, label: String?, function: String?)] = []
         var location: FileLocation?
         var label: String?
+        var function: String?
         for line in text.split(separator: "\n") {
             if let global = Self.globalSymbol(line) {
                 globals.insert(global)
             } else if line.hasSuffix(">:"), let open = line.firstIndex(of: "<") {
                 label = String(line[line.index(after: open)..<line.index(line.endIndex, offsetBy: -2)])
+                if let label, !label.contains(".") { function = label }
                 location = nil
             } else if line.hasPrefix(" "), let colon = line.firstIndex(of: ":"),
                 let address = UInt64(line[..<colon].trimmingBlanks(), radix: 16)
             {
-                if let location { instructions.append((address, line[line.index(after: colon)...], location, label)) }
+                if let location { instructions.append((address, line[line.index(after: colon)...], location, label, function)) }
                 label = nil
             } else if !line.hasPrefix(" "), let place = Self.place(line, names: names, sources: sources) {
                 location = place
@@ -61,7 +64,7 @@ struct AbiSites: Sendable, Equatable {
             let words = instruction.text.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard let mnemonic = words.first else { continue }
             if mnemonic == "ret" || mnemonic == "retq" || mnemonic == "retn" {
-                sites.append(Site(address: instruction.address, kind: .ret, location: instruction.location))
+                sites.append(Site(address: instruction.address, kind: .ret, location: instruction.location, name: instruction.function))
             } else if mnemonic == "call" || mnemonic == "callq", index + 1 < instructions.count {
                 let next = instructions[index + 1].address
                 let (external, name) = Self.callee(words.dropFirst(), own: own)

@@ -41,6 +41,11 @@ struct AbiCheckRulesTests {
         // fact calls itself twice and returns twice; the third ret is 8 bytes low (a push without its pop).
         let recursion = [Self.stop(3, 0x1000, 0), Self.stop(3, 0x0ff0, 0), Self.stop(2, 0x0fe8, 0x55), Self.stop(2, 0x0ff8, 0x55)]
         #expect(check.findings(recursion).isEmpty)
+        // A `ret` in another function than the frame's (entered by a jump, or a global label
+        // that is no function) is not judged against it.
+        var elsewhere = sites
+        elsewhere[2].name = "other"
+        #expect(AbiCheck(sites: elsewhere, thirtyTwoBit: false).findings([Self.stop(3, 0x1000, 0), Self.stop(2, 0x0ff0, 0)]).isEmpty)
         let low = check.findings([Self.stop(3, 0x1000, 0), Self.stop(2, 0x0ff0, 0)])
         #expect(
             low == [
@@ -81,5 +86,6 @@ struct AbiCheckRulesTests {
         #expect(sites[5].kind == .call(external: true, returnSite: 0x401141) && sites[5].name == "puts")
         #expect(sites[7].kind == .call(external: nil, returnSite: 0x401143))
         #expect(sites.last?.kind == .ret && sites.last?.address == 0x401143, "the label without lines is not the program's")
+        #expect(sites.last?.name == "main")
     }
 }
