@@ -49,6 +49,20 @@ struct AbiCheckDefaultsTests {
             unchecked.stderr.hasPrefix("asmrun: \(target):6: SIGSEGV") && !unchecked.stderr.contains("ABI check"), "\(unchecked.stderr)")
     }
 
+    /// The stack at `ret` in 32-bit code, a word being 4 bytes, natively, under qemu-i386 and as on ARM.
+    @Test(arguments: CrashReportTests.ways)
+    func thirtyTwoBitCodeRetIsChecked(way: Way) throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        let text = "bits 32\nglobal _start\nwork:\n    push ebx\n    ret\n_start:\n    call work\n    mov eax, 1\n    int 0x80\n"
+        try Fixture.write(text, to: directory + "/work.asm")
+        let run = try Fixture.asmrun([directory + "/work.asm"] + way.arguments, environment: way.environment)
+        #expect(
+            run.stderr.contains(
+                "asmrun: \(directory)/work.asm:5: ABI check: esp at `ret` is 4 bytes below its value when `work` was entered"),
+            "\(run.stderr)")
+    }
+
     static let keepsEbx = """
         ; asmrun: format elf32
         extern printf
