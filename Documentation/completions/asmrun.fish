@@ -36,6 +36,7 @@ complete -c asmrun -n '__fish_seen_subcommand_from report' -a merge
 complete -c asmrun -n '__fish_seen_subcommand_from report' -l json -r -F -d 'Write the combined JSON report'
 complete -c asmrun -n '__fish_seen_subcommand_from report' -l junit -r -F -d 'Write a JUnit XML report'
 complete -c asmrun -n '__fish_seen_subcommand_from report' -l summary -r -F -d 'Write the Markdown summary'
+complete -c asmrun -n '__fish_seen_subcommand_from report' -l allow-flaky -d 'Flaky cases do not fail the merge'
 complete -c asmrun -n '__fish_seen_subcommand_from report' -a '(__fish_complete_suffix .json)'
 
 # Run options (also what `asmrun FILE.asm` takes).
@@ -69,6 +70,8 @@ complete -c asmrun -n $test -l list -d 'Print the case ids'
 complete -c asmrun -n $test -l shard -x -d 'Run the K-th of N slices'
 complete -c asmrun -n $test -l balance -r -F -d 'Deal shards by the timings of a --json report'
 complete -c asmrun -n $test -l fail-fast -d 'Stop after the first failure'
+complete -c asmrun -n $test -l retries -x -d 'Run a failed case up to N more times'
+complete -c asmrun -n $test -l allow-flaky -d 'A case that passed only on a retry does not fail the run'
 complete -c asmrun -n $test -l output-limit -x -d 'Bytes kept per stream'
 complete -c asmrun -n $test -l limit -x -d 'The most a program may ask for, NAME=VALUE'
 complete -c asmrun -n $test -l scratch-limit -x -d 'Bytes a case may write into its folder'

@@ -51,7 +51,7 @@ package struct Artifact: Sendable {
     }
 
     /// The cache's entry, run in place.
-    package var inCache: Bool { length != nil }
+    var inCache: Bool { length != nil }
 
     /// Removes the private copy (the cache's entry stays).
     package func release() {

@@ -1,3 +1,4 @@
+import Processes
 import Sandbox
 import Source
 import Support

@@ -1,4 +1,5 @@
 import Glibc
+import Processes
 import Sandbox
 import Source
 import Support

@@ -1,5 +1,5 @@
 import Glibc
-import Sandbox
+import Processes
 import Source
 import Support
 
@@ -45,7 +45,7 @@ package struct BuildFailure: AsmRunError, Equatable {
     }
 
     /// nasm rejected the code as 64-bit: the one failure asmrun retries, as 32-bit code.
-    package var rejects64BitCode: Bool { stage == .assemble && output.contains("not supported in 64-bit mode") }
+    var rejects64BitCode: Bool { stage == .assemble && output.contains("not supported in 64-bit mode") }
 
     /// What to do when a tool ran into one of the build's limits (`Builder.limits`).
     static func limitHint(_ termination: Termination, output: String) -> String? {

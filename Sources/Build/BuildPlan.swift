@@ -1,4 +1,4 @@
-import Sandbox
+import Processes
 import Source
 import Support
 
@@ -6,28 +6,28 @@ import Support
 package struct CompileStep: Sendable, Equatable {
     package enum Language: String, Sendable { case assembly, c }
 
-    package let source: String
-    package let language: Language
-    package var command: Command
-    package let object: String
+    let source: String
+    let language: Language
+    var command: Command
+    let object: String
     /// The tool's `-MD` output: the files it read (nasm 2.16.01 leaves out its `%include`s there;
     /// `listing` names them).
-    package let dependencyFile: String?
+    let dependencyFile: String?
     /// `nasm -M -MF FILE`: the files nasm reads, every `%include` among them, without assembling;
     /// run when the source names a file in a way asmrun's scan cannot follow.
-    package var listing: Command? = nil
+    var listing: Command? = nil
 }
 
 /// A program's build, planned before anything runs: one compile step per source and what the
 /// link needs. The link command itself waits for the objects' symbols (`LinkDecision`).
 package struct BuildPlan: Sendable, Equatable {
-    package var compiles: [CompileStep]
+    var compiles: [CompileStep]
     /// `.o` and `.a` files linked as they are.
     package var prebuilt: [String]
     package var format: ObjectFormat
     package var executable: String
     /// The link mode asked for (`auto` is decided from the symbols).
-    package var linkMode: LinkMode
+    var linkMode: LinkMode
     package var linkFlags: [String]
     /// Assembled with `-g -F dwarf` and compiled with `-g`: DWARF line tables for gdb. Off, the
     /// build is the classic `nasm -f FORMAT … && ld …`, whose file bytes a program may see (the
@@ -35,7 +35,7 @@ package struct BuildPlan: Sendable, Equatable {
     /// `.debug_aranges` there, the classic one `.symtab`).
     package var debugInfo: Bool
     /// The linker's `--dependency-file`: the libraries and start files it read.
-    package var linkDependencies: String
+    var linkDependencies: String
 
     /// Plans `program` with its objects and executable in `directory`, names starting `prefix`.
     package init(program: Program, toolchain: Toolchain, directory: String, prefix: String, debugInfo: Bool = false) throws {

@@ -1,26 +1,27 @@
+import Processes
 import Sandbox
 import Support
 
 /// Runs one build step (nasm, the C compiler, the linker) and turns a failure into a
 /// `BuildFailure`; what a successful step printed is returned: its warnings are the user's.
-package struct Builder: Sendable {
+struct Builder: Sendable {
     /// What nasm and the linker may use (Documentation/running.md): far more than a real program
     /// needs, but a `times 200*1024*1024 db 1` cannot fill the scratch folder, nor a runaway
     /// `%rep` take the machine's memory or the afternoon.
-    package static let limits = ResourceLimits(addressSpace: 4 << 30, fileSize: 64 << 20, cpuSeconds: 60)
+    static let limits = ResourceLimits(addressSpace: 4 << 30, fileSize: 64 << 20, cpuSeconds: 60)
     /// Wall-clock seconds per tool.
-    package static let timeout = 120.0
+    static let timeout = 120.0
 
-    package let launcher: any ProcessLaunching
+    let launcher: any ProcessLaunching
     /// Called with each command line before it runs, and with cache hits (`--verbose`).
-    package let trace: (@Sendable (String) -> Void)?
+    let trace: (@Sendable (String) -> Void)?
 
     /// The whole environment of every tool, when it is not asmrun's (contained builds).
-    package let environment: [String: String]?
+    let environment: [String: String]?
     /// The namespaces the tools run in (`BuildView`), when the build is contained.
-    package let view: BuildView?
+    let view: BuildView?
 
-    package init(
+    init(
         launcher: any ProcessLaunching, trace: (@Sendable (String) -> Void)? = nil, environment: [String: String]? = nil,
         view: BuildView? = nil
     ) {
@@ -31,7 +32,7 @@ package struct Builder: Sendable {
     }
 
     /// Runs `command` as `stage` of `source`; `hint` names a fix for a failure's output.
-    package func run(
+    func run(
         _ command: Command, stage: BuildFailure.Stage, source: String, hint: (String) -> String?
     ) throws -> String {
         trace?("\(command)")

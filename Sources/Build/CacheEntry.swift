@@ -1,5 +1,5 @@
 import Glibc
-import Sandbox
+import Processes
 import Support
 
 /// One cache entry: a single file holding an object or executable, the warnings its build

@@ -25,7 +25,7 @@ package struct CacheMaintenance: Sendable {
     /// Evicts least-recently-used entries until the total is at most `limit` bytes; returns the
     /// total left.
     @discardableResult
-    package func trim(toBytes limit: Int) -> Int {
+    func trim(toBytes limit: Int) -> Int {
         var all = entries().sorted { $0.used < $1.used }
         var total = all.reduce(0) { $0 + $1.bytes }
         while total > limit, !all.isEmpty {
@@ -44,7 +44,7 @@ package struct CacheMaintenance: Sendable {
     /// stating 20,000 entries took 60 ms, for every run that stored anything). Runs storing at
     /// once may lose each other's additions, so the ledger can fall behind; a missing or
     /// unreadable one means a full count.
-    package func account(stored bytes: Int, limit: Int, fromEmpty: Bool = false) {
+    func account(stored bytes: Int, limit: Int, fromEmpty: Bool = false) {
         let ledger = root + "/" + Self.ledgerName
         // A cache this run made has no ledger yet: it holds what this run stored (and what runs
         // beside it stored, which wrote the ledger first), so there is nothing to count.
@@ -72,7 +72,7 @@ package struct CacheMaintenance: Sendable {
 
     /// Removes entries a dead asmrun was storing when it died (its pid is in the name); an entry
     /// of a live one is never touched.
-    package func removeAbandonedStaging() {
+    func removeAbandonedStaging() {
         for name in (try? Files.list(root + "/tmp")) ?? [] {
             guard let owner = CacheFolder.stagingOwner(name), owner != getpid(), kill(owner, 0) != 0, errno == ESRCH else { continue }
             unlink(root + "/tmp/" + name)

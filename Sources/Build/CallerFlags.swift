@@ -19,7 +19,7 @@ package struct CallerFlags: Sendable, Equatable {
     }
 
     /// `program` with these flags after its own.
-    package func applied(to program: Program) -> Program {
+    func applied(to program: Program) -> Program {
         var program = program
         program.settings.cFlags += compile
         program.settings.linkFlags += link

@@ -1,4 +1,4 @@
-import Sandbox
+import Processes
 
 extension Context {
     /// The host, honouring `ASMRUN_HOST_ARCH`.

@@ -6,16 +6,16 @@ package struct ElfSegments: Sendable, Equatable {
     /// One program header.
     package struct Header: Sendable, Equatable {
         /// `p_type`: 1 `PT_LOAD`, 3 `PT_INTERP`, `0x6474e551` `PT_GNU_STACK`.
-        package var type: UInt32
+        var type: UInt32
         /// `PF_X | PF_W | PF_R`.
         package var flags: UInt32
         package var address: UInt64
-        package var fileSize: UInt64
+        var fileSize: UInt64
         package var memorySize: UInt64
     }
 
     /// A 64-bit executable.
-    package var is64: Bool
+    var is64: Bool
     package var headers: [Header]
 
     /// The loadable segments (`PT_LOAD`), in order.

@@ -11,11 +11,11 @@ package struct ElfSymbols: Sendable, Equatable {
     /// Global symbols it uses but does not define.
     package var undefined: Set<String> = []
     /// Weak symbols among `defined` (a second definition does not clash with them).
-    package var weak: Set<String> = []
+    var weak: Set<String> = []
     /// Local labels it defines (not sections or file names): a `_start` here lacks its `global`.
     package var local: Set<String> = []
     /// What its `.note.GNU-stack` section asks of the stack (an archive: the most any member asks).
-    package var stackNote = StackNote.missing
+    var stackNote = StackNote.missing
 
     /// Reads an object or an archive; `nil` when the bytes are neither.
     package init?(_ bytes: [UInt8]) {
@@ -86,7 +86,7 @@ package struct ElfSymbols: Sendable, Equatable {
 }
 
 /// What an object's `.note.GNU-stack` section asks of the stack, least to most.
-package enum StackNote: Int, Sendable, Comparable {
+enum StackNote: Int, Sendable, Comparable {
     /// No such section (nasm writes none unless the source makes one).
     case missing
     /// The section without `SHF_EXECINSTR`: the object needs no executable stack.

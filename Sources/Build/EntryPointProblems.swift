@@ -10,7 +10,7 @@ package struct EntryPointMissing: AsmRunError, Equatable {
     package let hidden: String?
     /// A label that is probably a misspelt entry point, the entry point it looks like, and
     /// whether it is global (a local `start:` may as well be a loop's label).
-    package let nearMiss: (label: String, entry: String, global: Bool)?
+    let nearMiss: (label: String, entry: String, global: Bool)?
 
     init(program: Program, labels: Set<String>, defined: Set<String>) {
         self.program = program.path
@@ -58,10 +58,10 @@ package struct EntryPointMissing: AsmRunError, Equatable {
 
 /// Two objects define the same entry point: two programs named together, or two C files with
 /// `main`. Said before the linker's "multiple definition" lines.
-package struct EntryPointTwice: AsmRunError, Equatable {
-    package let program: String
-    package let entry: String
-    package let sources: [String]
+struct EntryPointTwice: AsmRunError, Equatable {
+    let program: String
+    let entry: String
+    let sources: [String]
 
     init(program: Program, entry: String, sources: [String]) {
         self.program = program.path
@@ -69,11 +69,11 @@ package struct EntryPointTwice: AsmRunError, Equatable {
         self.sources = sources
     }
 
-    package var problem: String {
+    var problem: String {
         "\(sources.map(\.displayEscaped).joined(separator: " and ")) each define `\(entry)`: a program has one"
     }
 
-    package var fix: String? {
+    var fix: String? {
         entry == "_start"
             ? "they are separate programs: run them one at a time (asmrun \(sources[0].displayEscaped))"
             : "name the one to link: asmrun \(program.displayEscaped) \(sources[0].displayEscaped), or move the others away"

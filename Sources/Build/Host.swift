@@ -30,7 +30,7 @@ package struct Host: Sendable, Equatable {
     package var runsX86_64: Bool { architecture == "x86_64" }
 
     /// i386 code runs natively.
-    package var runsI386: Bool { runsX86_64 || architecture == "i686" }
+    var runsI386: Bool { runsX86_64 || architecture == "i686" }
 
     /// Whether programs of `format` run without an emulator.
     package func runsNatively(_ format: ObjectFormat) -> Bool {

@@ -1,9 +1,9 @@
-import Sandbox
+import Processes
 import Source
 import Support
 
 /// How the objects become an executable.
-package enum LinkDriver: String, Sendable, Equatable {
+enum LinkDriver: String, Sendable, Equatable {
     /// `ld` (or `ld.lld`): no libc; the program starts at its own `_start`.
     case linker
     /// The C compiler driver: libc is initialised and calls `main`.
@@ -14,10 +14,10 @@ package enum LinkDriver: String, Sendable, Equatable {
 }
 
 /// The link step, decided after compiling from what the objects define and need.
-package enum LinkDecision {
+enum LinkDecision {
     /// `_start` defined → the linker, or the C driver without start files when the program
     /// needs libc, C files or libraries; `main` defined → the C driver; neither → an error.
-    package static func decide(
+    static func decide(
         _ plan: BuildPlan, objects: [(path: String, symbols: ElfSymbols)], program: Program
     ) throws -> LinkDriver {
         let defined = objects.reduce(into: Set<String>()) { $0.formUnion($1.symbols.defined) }
@@ -47,7 +47,7 @@ package enum LinkDecision {
     /// A program with its own `_start` that prints through stdio but calls neither `exit` nor
     /// `fflush` ends with the exit system call, and stdio's buffer goes with it whenever stdout
     /// is a pipe or a file (a test, `> out.txt`): one warning that names the fix.
-    package static func lostStdioWarning(_ program: Program, objects: [ElfSymbols]) -> String? {
+    static func lostStdioWarning(_ program: Program, objects: [ElfSymbols]) -> String? {
         let needed = objects.reduce(into: Set<String>()) { $0.formUnion($1.undefined) }
         guard let printer = bufferedOutput.first(where: needed.contains), !needed.contains("exit"), !needed.contains("fflush") else {
             return nil
@@ -62,7 +62,7 @@ package enum LinkDecision {
     /// `.note.GNU-stack` asks for one. An object without the note (nasm writes none) does not
     /// ask: that is asmrun's `-z noexecstack`, which keeps the C driver's "missing
     /// .note.GNU-stack section implies executable stack" warning off the user's stderr.
-    package static func executableStack(notes: [StackNote], linkFlags: [String]) -> Bool {
+    static func executableStack(notes: [StackNote], linkFlags: [String]) -> Bool {
         var words: [String] = []
         var flags = linkFlags.makeIterator()
         while let flag = flags.next() {
@@ -85,7 +85,7 @@ package enum LinkDecision {
 
     /// The link command for `driver`; `executableStack` from `executableStack(notes:linkFlags:)`
     /// (`ld.lld` refuses an object whose note asks for one unless told `-z execstack`).
-    package static func command(
+    static func command(
         _ driver: LinkDriver, _ plan: BuildPlan, objects: [String], toolchain: Toolchain, executableStack: Bool = false
     ) throws -> Command {
         let inputs = objects + plan.prebuilt.map(BuildPlan.operand)

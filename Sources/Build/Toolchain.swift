@@ -1,4 +1,4 @@
-import Sandbox
+import Processes
 import Source
 
 /// Finds nasm, a linker, a C driver and qemu suited to the host, without running any of them.
@@ -6,7 +6,7 @@ package struct Toolchain: Sendable {
     package let host: Host
     package let locator: ExecutableLocator
     /// The user's x86 root for qemu (`QEMU_LD_PREFIX`), used instead of Debian's cross folders.
-    package let qemuPrefix: String?
+    let qemuPrefix: String?
 
     package init(host: Host, locator: ExecutableLocator, qemuPrefix: String? = nil) {
         self.host = host

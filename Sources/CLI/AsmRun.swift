@@ -1,4 +1,4 @@
-import Sandbox
+import Processes
 import Support
 
 /// The command-line entry point: picks the subcommand and maps errors to exit statuses.

@@ -1,5 +1,5 @@
 import Build
-import Sandbox
+import Processes
 import Support
 
 /// `asmrun cache info|clean [--cache-dir DIR]`.

@@ -1,5 +1,5 @@
+import Processes
 import Run
-import Sandbox
 import Source
 import Support
 

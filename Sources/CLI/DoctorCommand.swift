@@ -1,18 +1,19 @@
 import Build
+import Processes
 import Run
 import Sandbox
 import Source
 import Support
 
 /// `asmrun doctor`: what this host can do, what is missing and how to install it.
-package struct DoctorCommand: Sendable {
-    package let context: Context
+struct DoctorCommand: Sendable {
+    let context: Context
 
-    package init(context: Context) { self.context = context }
+    init(context: Context) { self.context = context }
 
     /// Prints the report; 0 exactly when it ends with "ready" (hello.asm and libc programs can be
     /// built and run here), 1 when it says "not ready".
-    package func execute() -> Int32 {
+    func execute() -> Int32 {
         let toolchain = context.toolchain
         let host = toolchain.host
         var lines = ["host: \(host.architecture)\(host.simulated ? " (simulated by ASMRUN_HOST_ARCH)" : "")"]

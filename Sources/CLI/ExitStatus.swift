@@ -1,4 +1,4 @@
-import Sandbox
+import Processes
 import Support
 
 /// Every exit status asmrun returns is decided here, from how the command ended; `table` is the
@@ -34,11 +34,16 @@ enum ExitStatus {
     }
 
     /// `asmrun test`: 130 when interrupted; 2 when a report could not be written (the error
-    /// emitted); 1 on a failed case, an incomplete run or a path that gave no programs; else 0.
-    static func test(failed: Int, complete: Bool, pathProblems: Int, unwrittenReports: Int, interrupted: Bool) -> Int32 {
+    /// emitted); 1 on a failed case, an incomplete run or a path that gave no programs; 3 when
+    /// cases passed only on a retry (`flaky`) unless `allowFlaky`; else 0.
+    static func test(
+        failed: Int, flaky: Int, allowFlaky: Bool, complete: Bool, pathProblems: Int, unwrittenReports: Int,
+        interrupted: Bool
+    ) -> Int32 {
         if interrupted { return ExitCode.interrupted }
         if unwrittenReports > 0 { return ExitCode.usage }
-        return failed > 0 || !complete || pathProblems > 0 ? ExitCode.failure : ExitCode.success
+        if failed > 0 || !complete || pathProblems > 0 { return ExitCode.failure }
+        return flaky > 0 && !allowFlaky ? ExitCode.flaky : ExitCode.success
     }
 
     /// `asmrun doctor`: 0 when ready, 1 when something is missing.
@@ -49,6 +54,7 @@ enum ExitStatus {
         ("the program's", "`asmrun FILE.asm`: the program's own status; 128+N when it was killed by signal N"),
         ("\(ExitCode.success) / \(ExitCode.failure)", "`asmrun test`: everything passed / some case failed"),
         ("\(ExitCode.usage)", "`asmrun test`: a usage or configuration error"),
+        ("\(ExitCode.flaky)", "`asmrun test --retries`: no case failed, but some passed only on a retry (0 with `--allow-flaky`)"),
         ("\(ExitCode.timedOut)", "`asmrun FILE.asm --timeout`: the program ran out of time"),
         ("\(ExitCode.toolFailure)", "`asmrun FILE.asm`: asmrun itself failed (usage, a missing tool, an assembly or link error)"),
         ("\(ExitCode.interrupted)", "interrupted (Ctrl-C)"),

@@ -1,15 +1,18 @@
+import Processes
 import Report
-import Sandbox
 import Suite
 import Support
 
-/// `asmrun report merge SHARD.json… [--json F] [--junit F] [--summary F]`: one report from the
-/// JSON reports of a sharded run's jobs, and the exit status the unsharded run would have had.
+/// `asmrun report merge SHARD.json… [--json F] [--junit F] [--summary F] [--allow-flaky]`: one
+/// report from the JSON reports of a sharded run's jobs, and the exit status the unsharded run
+/// would have had (its `--allow-flaky` given again).
 struct ReportCommand {
     var inputs: [String] = []
     var jsonPath: String?
     var junitPath: String?
     var summaryPath: String?
+    /// A case that passed only on a retry does not fail the merge, as in the shards' own run.
+    var allowFlaky = false
     let context: Context
 
     static func main(_ arguments: [String], context: Context) -> Int32 {
@@ -25,6 +28,7 @@ struct ReportCommand {
                 case "--json": command.jsonPath = try scanner.value(for: argument)
                 case "--junit": command.junitPath = try scanner.value(for: argument)
                 case "--summary": command.summaryPath = try scanner.value(for: argument)
+                case "--allow-flaky": command.allowFlaky = true
                 case let option where option.hasPrefix("-") && option.count > 1:
                     throw UsageError.unknownOption(option, help: "asmrun report --help")
                 default: command.inputs.append(argument)
@@ -38,7 +42,8 @@ struct ReportCommand {
     }
 
     /// Prints the failures and the summary, writes the reports asked for, and returns 0 when
-    /// every shard is there, complete, and every case passed.
+    /// every shard is there, complete, and every case passed (3 when some were flaky, as
+    /// `ExitStatus.test` says).
     func execute() throws -> Int32 {
         var files: [(path: String, bytes: [UInt8])] = []
         for path in inputs {
@@ -74,6 +79,7 @@ struct ReportCommand {
             do { try Files.append(Array(summary().utf8), to: path) } catch { context.diagnostics.error(error) }
         }
         return ExitStatus.test(
-            failed: reporter.tally.failed, complete: merged.complete, pathProblems: 0, unwrittenReports: unwritten, interrupted: false)
+            failed: reporter.tally.failed, flaky: reporter.tally.flaky, allowFlaky: allowFlaky, complete: merged.complete, pathProblems: 0,
+            unwrittenReports: unwritten, interrupted: false)
     }
 }

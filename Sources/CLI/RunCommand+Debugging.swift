@@ -1,6 +1,6 @@
 import Build
 import Run
-import Sandbox
+import Processes
 import Support
 
 extension RunCommand {

@@ -1,22 +1,23 @@
 import Build
 import Glibc
+import Processes
 import Run
 import Sandbox
 import Source
 import Support
 
 /// `asmrun FILE.asm`: assemble, link and run one program with the terminal's stdio.
-package struct RunCommand: Sendable {
-    package let options: RunOptions
-    package let context: Context
+struct RunCommand: Sendable {
+    let options: RunOptions
+    let context: Context
 
-    package init(options: RunOptions, context: Context) {
+    init(options: RunOptions, context: Context) {
         self.options = options
         self.context = context
     }
 
     /// Runs it and returns asmrun's exit status: the program's, 124 on timeout, 125 on failure.
-    package func execute() -> Int32 {
+    func execute() -> Int32 {
         do {
             return try executeThrowing()
         } catch {

@@ -4,54 +4,54 @@ import Source
 import Support
 
 /// The parsed command line of `asmrun [run] FILE.asm [MORE...] [options] [-- ARGS]`.
-package struct RunOptions: Sendable, Equatable {
+struct RunOptions: Sendable, Equatable {
     /// The program's files (`.asm`, `.c`, `.o`, `.a`), or one folder; the first names it.
-    package var sources: [String] = []
+    var sources: [String] = []
     /// The first of `sources`: the file or folder the messages are about.
-    package var source: String { sources.first ?? "" }
+    var source: String { sources.first ?? "" }
     /// `-f`: overrides the source's own choice.
-    package var format: ObjectFormat?
+    var format: ObjectFormat?
     /// `--link`: overrides the source's own choice.
-    package var link: LinkMode?
+    var link: LinkMode?
     /// `-I` directories.
-    package var includeDirectories: [String] = []
+    var includeDirectories: [String] = []
     /// `-D` definitions.
-    package var defines: [String] = []
+    var defines: [String] = []
     /// `-l NAME` and `--link-flags`, for the link step.
-    package var linkFlags: [String] = []
+    var linkFlags: [String] = []
     /// `--c-flags`, for compiling the program's C files.
-    package var cFlags: [String] = []
-    package var runner = RunnerChoice.auto
+    var cFlags: [String] = []
+    var runner = RunnerChoice.auto
     /// `-o`: where to keep the executable.
-    package var output: String?
+    var output: String?
     /// `--timeout` in seconds.
-    package var timeout: Double?
+    var timeout: Double?
     /// `-v`: print each tool command line.
-    package var verbose = false
+    var verbose = false
     /// Arguments after `--` for the program.
-    package var programArguments: [String] = []
-    package var useCache = true
-    package var cacheDirectory: String?
+    var programArguments: [String] = []
+    var useCache = true
+    var cacheDirectory: String?
     /// `--no-crash-report`: a crash is one line, and the program is not run a second time under
     /// the debugger (for programs whose side effects must not happen twice).
-    package var crashReport = true
+    var crashReport = true
     /// `--no-checks`: no `syscall` warnings, and a crash is not run again for the ABI checks.
-    package var checks = true
+    var checks = true
     /// `--strace`: print the program's system calls after it ran.
-    package var strace = false
+    var strace = false
     /// `--batch` (asmrun debug): run gdb's stop at the entry point and quit, for scripts.
-    package var batch = false
+    var batch = false
     /// `-g`: build with DWARF line tables (`nasm -g -F dwarf`, `cc -g`), run that build and keep
     /// it at `-o`, as a Makefile with `-g` would; otherwise the build is the classic one.
-    package var debugInfo = false
+    var debugInfo = false
     /// `--stdin FILE` (asmrun debug): the program reads FILE instead of the terminal.
-    package var stdinFile: String?
+    var stdinFile: String?
 
-    package init() {}
+    init() {}
 
     /// Parses the arguments after `run` (or after `asmrun` when no command is named), or after
     /// `debug`.
-    package init(parsing arguments: [String], debugging: Bool = false) throws {
+    init(parsing arguments: [String], debugging: Bool = false) throws {
         var scanner = ArgumentScanner(arguments)
         var operands: [String] = []
         while let argument = scanner.next() {
@@ -97,7 +97,7 @@ package struct RunOptions: Sendable, Equatable {
     }
 
     /// Applies the command-line overrides to what the source itself says.
-    package func apply(to settings: inout ProgramSettings) {
+    func apply(to settings: inout ProgramSettings) {
         if let format { settings.format = format }
         if let link { settings.link = link }
         settings.includeDirectories += includeDirectories

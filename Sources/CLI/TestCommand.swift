@@ -1,5 +1,5 @@
+import Processes
 import Report
-import Sandbox
 import Session
 import Support
 import Synchronization
@@ -14,7 +14,7 @@ enum TestCommand {
     }
 
     /// Runs `session`: 0 when everything passed, 1 on any failure, 2 on a usage or setup error,
-    /// 130 when interrupted (see `ExitStatus.test`).
+    /// 3 on a flaky case without `--allow-flaky`, 130 when interrupted (see `ExitStatus.test`).
     static func execute(_ session: TestSession) -> Int32 {
         let (plan, context) = (session.plan, session.context)
         do {
@@ -41,7 +41,8 @@ enum TestCommand {
                 complete: outcome.complete, seconds: outcome.seconds, reason: outcome.reason,
                 extra: outcome.suite.holeWarnings + outcome.scoreLines)
             return ExitStatus.test(
-                failed: outcome.tally.failed, complete: outcome.complete, pathProblems: outcome.pathProblems,
+                failed: outcome.tally.failed, flaky: outcome.tally.flaky, allowFlaky: plan.allowFlaky, complete: outcome.complete,
+                pathProblems: outcome.pathProblems,
                 unwrittenReports: outcome.unwrittenReports, interrupted: outcome.interrupted)
         } catch {
             return ExitStatus.failed(error, in: .test, context.diagnostics)

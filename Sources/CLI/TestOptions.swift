@@ -1,7 +1,7 @@
 import Build
+import Processes
 import Report
 import Run
-import Sandbox
 import Session
 import Source
 import Suite
@@ -33,6 +33,8 @@ extension TestPlan {
             case "--csv": csvPath = try scanner.value(for: argument)
             case "--report-dir": reportDirectory = try scanner.value(for: argument)
             case "--fail-fast": failFast = true
+            case "--retries": retries = try Self.parseRetries(try scanner.value(for: argument))
+            case "--allow-flaky": allowFlaky = true
             case "--timeout": timeout = try scanner.seconds(for: argument)
             case "--output-limit":
                 let text = try scanner.value(for: argument)
@@ -63,6 +65,23 @@ extension TestPlan {
             do { _ = try Regex(filter) } catch {
                 throw UsageError("--filter `\(filter)` is not a valid regular expression")
             }
+        }
+    }
+
+    /// `--retries` and `--allow-flaky`: not with `--update`, and a grade is earned on the first run.
+    private func validateRetries() throws {
+        if retries > 0 && update {
+            throw UsageError(
+                "--retries with --update would record one run of a program whose runs differ",
+                fix: "record without --retries: --update runs each new case again and records what differs as holes")
+        }
+        if allowFlaky && retries == 0 {
+            throw UsageError("--allow-flaky needs --retries N: without retries no case is flaky")
+        }
+        if allowFlaky && (referencePath != nil || untrusted) {
+            throw UsageError(
+                "--allow-flaky would give points for a case that passed only on a retry; a grade is earned on the first run",
+                fix: "grade without --allow-flaky: with --retries a flaky case is reported as FLAKY and scores 0")
         }
     }
 
@@ -116,6 +135,13 @@ extension TestPlan {
         return choices
     }
 
+    static func parseRetries(_ text: String) throws -> Int {
+        guard let value = Int(text), (0...Retries.maximum).contains(value) else {
+            throw UsageError("--retries takes a number of retries from 0 to \(Retries.maximum), not `\(text)`")
+        }
+        return value
+    }
+
     static func parseShard(_ text: String) throws -> Shard {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1...Shard.maximumCount).contains(count),
@@ -138,6 +164,7 @@ extension TestPlan {
                 "--update with --untrusted would record untrusted programs' output as their expectations",
                 fix: "record expectations from programs you trust, without --untrusted")
         }
+        try validateRetries()
         if referencePath != nil && update {
             throw UsageError(
                 "--update with --reference would record a submission's output as the reference",

@@ -8,7 +8,7 @@ enum Usage {
           asmrun test [PATH...] [test options]
           asmrun debug FILE.asm [MORE...] [options] [--batch] [--stdin FILE] [-- PROGRAM-ARGS...]
           asmrun trace FILE.asm [MORE...] [options] [--steps N] [--json FILE] [-- PROGRAM-ARGS...]
-          asmrun report merge SHARD.json... [--json F] [--junit F] [--summary F]
+          asmrun report merge SHARD.json... [--json F] [--junit F] [--summary F] [--allow-flaky]
           asmrun doctor
           asmrun cache info|clean [--cache-dir DIR]
 
@@ -54,8 +54,9 @@ enum Usage {
 
         TEST OPTIONS (see `asmrun test --help`)
           --update, -j N, --runner native,qemu|all, --filter REGEX, --list, --shard K/N,
-          --balance REPORT, --fail-fast, --timeout SECONDS, --junit PATH, --json PATH,
-          --reference DIR, --untrusted, --gradescope PATH, --csv PATH, --report-dir DIR
+          --balance REPORT, --fail-fast, --retries N, --allow-flaky, --timeout SECONDS,
+          --junit PATH, --json PATH, --reference DIR, --untrusted, --gradescope PATH,
+          --csv PATH, --report-dir DIR
 
         SOURCE DIRECTIVES (comment lines in the .asm file)
           ; asmrun: format elf32        ; asmrun: link cc           ; asmrun: define DEBUG=1
@@ -66,7 +67,8 @@ enum Usage {
         EXIT STATUS
           run:  the program's own status; 128+N when it dies by signal N; 124 on timeout;
                 125 when asmrun itself fails (usage, missing tool, assembly or link error)
-          test: 0 all passed, 1 any failure, 2 usage or configuration error, 130 interrupted
+          test: 0 all passed, 1 any failure, 2 usage or configuration error, 3 flaky cases
+                (passed only on a retry) without --allow-flaky, 130 interrupted
 
         ENVIRONMENT
           ASMRUN_HOST_ARCH=aarch64   behave exactly as on an ARM host (qemu runner, cross linker)
@@ -101,12 +103,14 @@ enum Usage {
 
         Prints the failures and the summary, and exits as the unsharded run would have: 0 when every
         case passed, 1 when one failed or a shard is missing or stopped early, 2 when the reports are
-        not the shards of one run (another run's report, a shard given twice, a result in two).
+        not the shards of one run (another run's report, a shard given twice, a result in two), 3
+        when cases passed only on a retry (FLAKY) and --allow-flaky is not given.
 
         OPTIONS
           --json FILE                write the combined JSON report
           --junit FILE               write a JUnit XML report of every case
           --summary FILE             write the Markdown summary (also appended to $GITHUB_STEP_SUMMARY)
+          --allow-flaky              exit 0 when cases were flaky, as the shards' run with --allow-flaky
           -h, --help                 this help
 
         """
@@ -129,6 +133,11 @@ enum Usage {
           --balance REPORT         with --shard: deal the programs out by the timings of an
                                    earlier --json report, so the slices take about as long
           --fail-fast              stop starting cases after the first failure
+          --retries N              run a failed, crashed or timed-out case up to N more times (0 to
+                                   10); one that then passes is FLAKY, never a pass, and the run
+                                   exits 3 (scored as failed) unless --allow-flaky is given
+          --allow-flaky            a FLAKY case neither fails the run nor loses its points
+                                   (refused with --reference and --untrusted: a grade is earned)
           --timeout SECONDS        per-case limit (default 10); `; asmrun: timeout` may only lower it
           --output-limit BYTES     bytes kept per stream (default 1M, at most 256M); more fails the case
           --limit NAME=VALUE       the most `; asmrun: limit NAME VALUE` may ask for (memory,

@@ -1,18 +1,18 @@
 /// Comment lines written inside a case, kept by `--update`. Each belongs to the line after it:
 /// a field (`stdout`, `status @qemu`, `file out.txt`, the second `env` is `env 2`), the case's
 /// `[case NAME]` line (comments between two cases go with the second), or the case's end.
-package struct CaseComments: Sendable, Equatable {
+struct CaseComments: Sendable, Equatable {
     /// The key of the `[case NAME]` line.
-    package static let caseLine = "[case]"
+    static let caseLine = "[case]"
     /// The key of the end of the case (comments after its last field, in the last case).
-    package static let end = ""
+    static let end = ""
 
     /// Comment lines by the key of the line they precede, as written.
-    package var before: [String: [String]] = [:]
+    var before: [String: [String]] = [:]
 
-    package init() {}
+    init() {}
 
-    package var isEmpty: Bool { before.isEmpty }
+    var isEmpty: Bool { before.isEmpty }
 }
 
 /// Where a case and each of its fields are in its `.expect` file (1-based lines), so a CI

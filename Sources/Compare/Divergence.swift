@@ -3,7 +3,7 @@
 package enum Divergence {
     package static func describe(_ results: [RunnerResult]) -> String? {
         let observed = results.filter { $0.observation != nil }
-        guard observed.count >= 2, observed.contains(where: { !$0.isSuccess && $0.status != .skip }),
+        guard observed.count >= 2, observed.contains(where: { !$0.isSuccess && $0.status != .skip && $0.status != .flaky }),
             let baseline = observed.first, let base = baseline.observation
         else { return nil }
         var parts: [String] = []

@@ -3,7 +3,7 @@ import Support
 extension ExpectationFile {
     /// The file's text: header, then each case with inputs, default results and runner
     /// overrides, each comment line before the line it was written before.
-    package func serialized() -> String {
+    func serialized() -> String {
         var lines = header.isEmpty ? Self.defaultHeader : header
         for testCase in cases {
             var writer = CaseWriter(comments: testCase.comments)

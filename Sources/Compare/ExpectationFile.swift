@@ -25,12 +25,12 @@ package struct ExpectationFile: Sendable, Equatable {
     package var cases: [TestCase] = []
 
     /// The header written into new files.
-    package static let defaultHeader = [
+    static let defaultHeader = [
         "# asmrun expectations: `asmrun test --update` records results; edit inputs and holes by hand."
     ]
 
     /// The most a case can be worth (`points:`).
-    package static let maximumPoints = 1000.0
+    static let maximumPoints = 1000.0
 
     package init() {}
 

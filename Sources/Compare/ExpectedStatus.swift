@@ -1,4 +1,4 @@
-import Sandbox
+import Processes
 
 /// What a case's `status:` line accepts: one status (`exit 0`, `signal SIGSEGV`, `timeout`),
 /// a set of them (`exit 0 | exit 1`), any exit code (`exit any`), or anything the program can
@@ -6,22 +6,22 @@ import Sandbox
 /// doing; write `any | timeout` to accept that too).
 package struct ExpectedStatus: Sendable, Equatable, CustomStringConvertible {
     /// One alternative of the set.
-    package enum Alternative: Sendable, Equatable {
+    enum Alternative: Sendable, Equatable {
         case status(Termination)
         case anyExit
         case any
     }
 
     /// At least one; the status is accepted when any of them accepts it.
-    package let alternatives: [Alternative]
+    let alternatives: [Alternative]
 
     /// Exactly one status.
-    package init(_ status: Termination) { alternatives = [.status(status)] }
+    init(_ status: Termination) { alternatives = [.status(status)] }
 
-    package init(alternatives: [Alternative]) { self.alternatives = alternatives }
+    init(alternatives: [Alternative]) { self.alternatives = alternatives }
 
     /// `any`.
-    package static let any = ExpectedStatus(alternatives: [.any])
+    static let any = ExpectedStatus(alternatives: [.any])
 
     /// Whether a program that ended with `status` meets the expectation.
     package func accepts(_ status: Termination) -> Bool {
@@ -35,7 +35,7 @@ package struct ExpectedStatus: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The one status it names, when it names exactly one.
-    package var single: Termination? {
+    var single: Termination? {
         guard alternatives.count == 1, case .status(let status) = alternatives[0] else { return nil }
         return status
     }
@@ -53,7 +53,7 @@ package struct ExpectedStatus: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `exit 3`, `signal SIGSEGV`, `timeout`, `exit any`, `any`, or several of them
     /// separated by `|`; `nil` when any part is none of these.
-    package static func parse(_ text: String) -> ExpectedStatus? {
+    static func parse(_ text: String) -> ExpectedStatus? {
         if let code = plainExit(text) { return ExpectedStatus(alternatives: [.status(.exited(code))]) }
         var alternatives: [Alternative] = []
         for part in text.split(separator: "|", omittingEmptySubsequences: false) {

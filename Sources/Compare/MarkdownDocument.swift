@@ -11,19 +11,19 @@ package struct MarkdownDocument: Sendable {
     /// A fenced block: `open` is the 0-based index of its opening line, `close` of its closing
     /// line (`nil` when it runs to the end of the file).
     package struct Fence: Sendable, Equatable {
-        package var open: Int
-        package var close: Int?
+        var open: Int
+        var close: Int?
         /// The info string's words (`nasm`, `ignore`).
-        package var words: [String]
+        var words: [String]
         /// The fence's character and length, for closing it and writing a block like it.
-        package var marker: UInt8
-        package var length: Int
+        var marker: UInt8
+        var length: Int
 
-        package var language: String { words.first?.lowercased() ?? "" }
+        var language: String { words.first?.lowercased() ?? "" }
         /// The 1-based line of the opening fence.
         package var line: Int { open + 1 }
         /// The 0-based indices of its content lines.
-        package var content: Range<Int> { (open + 1)..<(close ?? open + 1) }
+        var content: Range<Int> { (open + 1)..<(close ?? open + 1) }
     }
 
     /// A program block with what belongs to it.
@@ -53,7 +53,7 @@ package struct MarkdownDocument: Sendable {
     package private(set) var strayComments: [Int] = []
 
     /// The info-string languages that make a block a program.
-    package static let programLanguages: Set<String> = ["nasm", "asm"]
+    static let programLanguages: Set<String> = ["nasm", "asm"]
 
     package init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -68,7 +68,7 @@ package struct MarkdownDocument: Sendable {
     package func start(of index: Int) -> Int { index < starts.count ? starts[index] : bytes.count }
 
     /// The number of lines.
-    package var lineCount: Int { starts.count - 1 }
+    var lineCount: Int { starts.count - 1 }
 
     /// Line `index` (0-based) without its `\n` and a `\r` before it.
     package func line(_ index: Int) -> [UInt8] {

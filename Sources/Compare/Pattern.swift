@@ -83,7 +83,7 @@ package struct Pattern: Sendable, Equatable {
     }
 
     /// Whether one expected line (possibly with `[..]`) matches one actual line.
-    package static func lineMatches(_ pattern: [UInt8], _ line: [UInt8]) -> Bool {
+    static func lineMatches(_ pattern: [UInt8], _ line: [UInt8]) -> Bool {
         if isLineHole(pattern) { return true }
         guard hasInlineHole(pattern) else { return pattern == line }
         let pieces = pattern.split(separator: inlineHole, omittingEmptySubsequences: false)

@@ -1,4 +1,4 @@
-import Sandbox
+import Processes
 
 extension TestCase {
     /// What `execve` would refuse of its `args:` and `env:` lines (see `ArgumentSpace`), with the

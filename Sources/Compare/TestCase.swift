@@ -1,4 +1,4 @@
-import Sandbox
+import Processes
 import Support
 
 /// What one program run produced, in the terms expectations are written in.
@@ -65,7 +65,7 @@ package struct TestCase: Sendable, Equatable {
     /// What every runner is expected to do.
     package var expected = Expected()
     /// What a particular runner does differently (only the fields that differ).
-    package var overrides: [String: Expected] = [:]
+    var overrides: [String: Expected] = [:]
     /// `points: N`: what passing it is worth (`nil`: the default, 1).
     package var points: Double?
     /// `visibility:`: who sees the case's details, in Gradescope's words.
@@ -75,7 +75,7 @@ package struct TestCase: Sendable, Equatable {
     /// `limit: NAME VALUE` lines: its own resource limits, in file order.
     package var limits: [CaseLimit] = []
     /// Comment lines inside the case, by the field line they precede (`CaseComments`).
-    package var comments = CaseComments()
+    var comments = CaseComments()
     /// Where the case and its fields are in the `.expect` file.
     package var lines = CaseLines()
 
@@ -86,7 +86,7 @@ package struct TestCase: Sendable, Equatable {
 
     /// Results have been recorded for this case: any stream, file or status, by default or for
     /// a runner (a case with `stdout:` and no `status:` checks its output, not its status).
-    package var isRecorded: Bool {
+    var isRecorded: Bool {
         !expected.isEmpty || overrides.values.contains { !$0.isEmpty }
     }
 
@@ -122,10 +122,10 @@ package enum Visibility: String, Sendable, Equatable, CaseIterable {
 
 /// One `limit: NAME VALUE` line of a case (`memory 256M`), as written; checked when it is read.
 package struct CaseLimit: Sendable, Equatable {
-    package var name: String
-    package var value: String
+    var name: String
+    var value: String
 
-    package init(name: String, value: String) {
+    init(name: String, value: String) {
         self.name = name
         self.value = value
     }

@@ -70,7 +70,7 @@ package struct TextLines: Sendable, Equatable {
     }
 
     /// Reverses `escape`; `nil` when an escape is malformed.
-    package static func unescape(_ text: String) -> [UInt8]? {
+    static func unescape(_ text: String) -> [UInt8]? {
         var bytes: [UInt8] = []
         var iterator = Array(text.utf8).makeIterator()
         while let byte = iterator.next() {

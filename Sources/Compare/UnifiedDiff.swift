@@ -1,7 +1,7 @@
 /// A unified diff (`--- expected`, `+++ actual`, `@@` hunks, 3 lines of context) over the edit
 /// script of `LineDiff`, where an expected line with holes equals every line it matches.
 /// Non-printable bytes are shown escaped; long lines and long diffs are cut.
-package enum UnifiedDiff {
+enum UnifiedDiff {
     private typealias Edit = LineDiff.Edit
 
     /// Bytes of one line shown before it is cut (a megabyte-long line helps nobody).
@@ -10,7 +10,7 @@ package enum UnifiedDiff {
     static let maxLines = 400
 
     /// The diff of `expected` against `actual`; empty when they match.
-    package static func make(
+    static func make(
         expected: TextLines, actual: TextLines, context: Int = 3, labels: (String, String) = ("expected", "actual")
     ) -> String {
         let (edits, aligned) = LineDiff.edits(Pattern(expected), actual.lines)

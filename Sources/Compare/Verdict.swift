@@ -1,4 +1,5 @@
-import Sandbox
+import Processes
+import Run
 import Support
 
 /// The verdict on one case under one runner.
@@ -18,6 +19,9 @@ package enum CaseStatus: String, Sendable, Codable, CaseIterable {
     /// Ended by an interrupt (Ctrl-C, SIGTERM) before it finished: neither passed nor failed,
     /// and never recorded.
     case interrupted
+    /// `--retries`: failed, then passed on a retry. Never a pass: the run exits non-zero for it
+    /// unless `--allow-flaky` is given.
+    case flaky
 }
 
 /// One case under one runner.
@@ -56,6 +60,10 @@ package struct RunnerResult: Sendable {
     /// `--update`: the lines recorded as a hole and nothing else (`stdout line 2`), which any
     /// line passes: the run's summary names them.
     package var wholeLineHoles: [String] = []
+    /// `--retries`: the other runs of the case under this runner, each a failure, in the order
+    /// they ran: for `flaky`, the failures before the pass; for a failure, the retries that
+    /// failed too (this result is then the first run's).
+    package var failedAttempts: [RunnerResult] = []
 
     package init(runner: String, status: CaseStatus, message: String = "") {
         self.runner = runner
@@ -63,8 +71,15 @@ package struct RunnerResult: Sendable {
         self.message = message
     }
 
-    /// Counts as passed in the summary (pass, or an expected failure).
+    /// Counts as passed in the summary (pass, or an expected failure); `flaky` does not.
     package var isSuccess: Bool { status == .pass || status == .xfail }
+
+    /// How many times the case ran under this runner (more than 1 only with `--retries`).
+    package var attempts: Int { failedAttempts.count + 1 }
+
+    /// A failure a retry may turn into a pass: it failed, crashed or timed out. A build failure,
+    /// a missing tool or a bad file (`error`) would only fail again.
+    package var isRetryable: Bool { status == .fail || status == .timeout }
 
     /// The full failure text: the message, each diff, the detail.
     package var failureText: String {

@@ -133,21 +133,41 @@ package final class ConsoleReporter: Sendable {
             return verbose || !console.errorIsTerminal ? console.paint("XFAIL", .yellow) + " \(head): \(message)\n" : ""
         case .interrupted:
             return console.paint("INTR ", .yellow) + " \(head): \(message)\n"
+        case .flaky:
+            // Never a plain pass: what went wrong the first time is shown as a failure is.
+            var text = console.paint("FLAKY", .yellow) + " \(head): \(message)\n"
+            if let first = result.failedAttempts.first { text += failureBody(first) }
+            return text + attemptLines(result.failedAttempts.dropFirst(), from: 2)
         case .fail, .error, .timeout:
             let label = result.status == .fail ? "FAIL " : result.status == .error ? "ERROR" : "TIME "
-            var text = console.paint(label, .red) + " \(head): \(message)\n"
-            for diff in result.diffs {
-                text += indent(diff.stream + ":\n" + colorDiff(DisplayText.escapeLines(diff.text)))
-            }
-            // Tool output (nasm's `file:line: error:`) stays unindented for problem matchers.
-            if !result.detail.isEmpty { text += LogText.toolOutput(result.detail) + "\n" }
-            text += crash(result)
-            for finding in result.abiFindings { text += indent(DisplayText.escapeLines(finding)) }
-            let remarks = EmulationWarning.removing(from: result.buildRemarks)
-            if !remarks.isEmpty { text += LogText.toolOutput(remarks) + "\n" }
+            let attempts = result.attempts > 1 ? " (failed all \(result.attempts) attempts)" : ""
+            var text = console.paint(label, .red) + " \(head): \(message)\(attempts)\n" + failureBody(result)
+            text += attemptLines(result.failedAttempts[...], from: 2)
             if let line = accept?.line(for: report, result) { text += "    " + DisplayText.escape(line) + "\n" }
             return text
         }
+    }
+
+    /// A failure's diffs, tool output, crash report and build remarks.
+    private func failureBody(_ result: RunnerResult) -> String {
+        var text = ""
+        for diff in result.diffs {
+            text += indent(diff.stream + ":\n" + colorDiff(DisplayText.escapeLines(diff.text)))
+        }
+        // Tool output (nasm's `file:line: error:`) stays unindented for problem matchers.
+        if !result.detail.isEmpty { text += LogText.toolOutput(result.detail) + "\n" }
+        text += crash(result)
+        for finding in result.abiFindings { text += indent(DisplayText.escapeLines(finding)) }
+        let remarks = EmulationWarning.removing(from: result.buildRemarks)
+        if !remarks.isEmpty { text += LogText.toolOutput(remarks) + "\n" }
+        return text
+    }
+
+    /// `--retries`: one line per further failed attempt (`attempt 2: timeout: …`).
+    private func attemptLines(_ attempts: ArraySlice<RunnerResult>, from number: Int) -> String {
+        attempts.enumerated().map { offset, attempt in
+            "    attempt \(number + offset): \(attempt.status.rawValue): \(DisplayText.escape(attempt.message))\n"
+        }.joined()
     }
 
     /// The emulation warnings of the report's build, the first time its program is reported.

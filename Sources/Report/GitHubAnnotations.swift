@@ -5,15 +5,24 @@ import Support
 /// GitHub Actions workflow commands for failures: `::error file=…,line=…,title=…::message`,
 /// pointing at the `.expect` line of the field that failed (the first error line of a build
 /// failure), with the first lines of the diff in the message, and once more on the program's
-/// source for what the program did; and `::warning` for a program's
-/// emulation warnings (`EmulationWarning`), passing or not.
+/// source for what the program did; and `::warning` for a case that passed only on a retry
+/// (`--retries`) and for a program's emulation warnings (`EmulationWarning`), passing or not.
 package enum GitHubAnnotations {
     /// Diff lines carried in one annotation (GitHub shows a few; the log has the rest).
     static let diffLines = 12
 
-    /// One annotation per failure of `report` (identical failures of several runners once).
+    /// One annotation per failure of `report` (identical failures of several runners once), and a
+    /// warning per flaky result, where its first failure points, with that failure's diff.
     package static func render(_ report: CaseReport) -> String {
         var text = ""
+        for result in report.results where result.status == .flaky {
+            let location = result.location ?? FileLocation(report.program, line: 1)
+            let title = "\(report.id.displayEscaped) [\(result.runner.displayEscaped)] is flaky"
+            let first = result.failedAttempts.first.map(excerpt) ?? []
+            let body = ([DisplayText.escape(result.message)] + first.map(DisplayText.escape)).joined(separator: "\n")
+            text += "::warning file=\(escape(location.path.displayEscaped, property: true)),line=\(location.line ?? 1)"
+            text += ",title=\(escape(title, property: true))::\(escape(body, property: false))\n"
+        }
         for group in ResultGroup.groups(of: report) where group.result.isFailure {
             let result = group.result
             let location = result.location ?? FileLocation(report.program, line: 1)
@@ -43,7 +52,7 @@ package enum GitHubAnnotations {
 
     /// One warning annotation per emulation warning of `program` (a pass under qemu that would
     /// be a failure on x86 hardware), at the line it names.
-    package static func render(_ warnings: [EmulationWarning], program: String) -> String {
+    static func render(_ warnings: [EmulationWarning], program: String) -> String {
         let title = escape("\(program.displayEscaped): behaves differently on x86 hardware", property: true)
         return warnings.map { warning in
             "::warning file=\(escape(warning.path, property: true)),line=\(warning.line),title=\(title)::"

@@ -1,5 +1,6 @@
 import Compare
-import Sandbox
+import Processes
+import Run
 import Suite
 import Support
 
@@ -20,7 +21,7 @@ package enum JSONReport {
     /// Counts of results; `failed`, `errors` and `timeouts` are apart (the console's
     /// "N failed" is their sum), and `not_run` counts the results a stopped run never got to.
     struct Summary: Codable {
-        var passed, failed, skipped, errors, timeouts, expectedFailures, divergences, interrupted, notRun, skippedFiles: Int
+        var passed, failed, skipped, errors, timeouts, expectedFailures, divergences, interrupted, flaky, notRun, skippedFiles: Int
     }
 
     struct ScoreSummary: Codable {
@@ -58,6 +59,10 @@ package enum JSONReport {
         var abiChecks: [String]?
         /// The case's `visibility:` when it is not `visible`.
         var visibility: String?
+        /// `--retries`: how many times the case ran under this runner, when more than once.
+        var attempts: Int?
+        /// `--retries`: the attempts that failed besides this one (`Attempt`), in order.
+        var failedAttempts: [Attempt]?
     }
 
     /// A crash report: addresses and register values as `0x…` strings (JSON numbers lose
@@ -113,21 +118,7 @@ package enum JSONReport {
     {
         var tally = Tally()
         outcome.reports.forEach { tally.add($0) }
-        let entries = outcome.reports.flatMap { report in
-            report.results.map { result in
-                Entry(
-                    id: report.id, program: report.program, case: report.caseName, runner: result.runner,
-                    status: result.status, message: result.message, durationSeconds: result.duration,
-                    buildSeconds: report.buildDuration, exit: result.observation?.status.summary,
-                    diffs: Dictionary(result.diffs.map { ($0.stream, $0.text) }, uniquingKeysWith: { $1 }),
-                    detail: result.detail.isEmpty ? nil : result.detail,
-                    buildOutput: result.buildRemarks.isEmpty ? nil : result.buildRemarks, divergence: report.divergence,
-                    stdout: result.observation.map { excerpt($0.stdout) },
-                    stderr: result.observation.map { excerpt($0.stderr) }, crash: result.crash.map(Crash.init),
-                    crashNote: result.crashNote, abiChecks: result.abiFindings.isEmpty ? nil : result.abiFindings,
-                    visibility: report.visibility == .visible ? nil : report.visibility.rawValue)
-            }
-        }
+        let entries = outcome.reports.flatMap { report in report.results.map { entry(report, $0) } }
         let document = Document(
             complete: outcome.complete, durationSeconds: seconds,
             summary: Summary(tally, notRun: max(0, expected - tally.results), skippedFiles: skippedFiles),
@@ -142,7 +133,8 @@ package enum JSONReport {
         return try JSONText.render(document) + "\n"
     }
 
-    private static func excerpt(_ text: TextLines) -> String {
+    /// At most `outputExcerpt` characters of `text`.
+    static func excerpt(_ text: TextLines) -> String {
         let full = String(decoding: text.bytes, as: UTF8.self)
         return full.count > outputExcerpt ? String(full.prefix(outputExcerpt)) + "…" : full
     }
@@ -154,6 +146,6 @@ extension JSONReport.Summary {
         self.init(
             passed: tally.passed, failed: tally.failed - tally.errors - tally.timeouts, skipped: tally.skipped, errors: tally.errors,
             timeouts: tally.timeouts, expectedFailures: tally.expectedFailures, divergences: tally.divergences,
-            interrupted: tally.interrupted, notRun: notRun, skippedFiles: skippedFiles)
+            interrupted: tally.interrupted, flaky: tally.flaky, notRun: notRun, skippedFiles: skippedFiles)
     }
 }

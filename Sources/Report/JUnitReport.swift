@@ -37,9 +37,11 @@ package enum JUnitReport {
                 case .pass: body = emulationWarnings(result)
                 case .skip, .interrupted: body = "      <skipped message=\"\(escape(DisplayText.escape(result.message)))\"/>\n"
                 case .xfail: body = "      <system-out>\(escape(DisplayText.escape(result.message)))</system-out>\n"
+                case .flaky: body = attempts(result.failedAttempts, as: "flaky") + emulationWarnings(result)
                 case .fail, .timeout:
                     body =
                         "      <failure type=\"\(result.status.rawValue)\" message=\"\(escape(DisplayText.escape(result.message)))\">\(escape(failureText(result, report)))</failure>\n"
+                        + attempts(result.failedAttempts, as: "rerun")
                 case .error:
                     body =
                         "      <error type=\"error\" message=\"\(escape(DisplayText.escape(result.message)))\">\(escape(failureText(result, report)))</error>\n"
@@ -56,6 +58,25 @@ package enum JUnitReport {
         let warnings = EmulationWarning.all(in: result.buildRemarks)
         guard !warnings.isEmpty else { return "" }
         return "      <system-err>\(escape(warnings.map { DisplayText.escape($0.rendered) }.joined(separator: "\n")))</system-err>\n"
+    }
+
+    /// `--retries`, as Maven Surefire writes reruns: a `<flakyFailure>` (`<flakyError>`) per failed
+    /// attempt of a case that passed on a retry, a `<rerunFailure>` per failed retry of one that
+    /// failed; each with the failure in `<stackTrace>` and the attempt's output. The schema
+    /// (surefire-test-report-3.0.xsd) puts the failures before the errors.
+    private static func attempts(_ attempts: [RunnerResult], as kind: String) -> String {
+        let ordered = attempts.filter { $0.status != .error } + attempts.filter { $0.status == .error }
+        return ordered.map { attempt in
+            let element = kind + (attempt.status == .error && kind == "flaky" ? "Error" : "Failure")
+            var text =
+                "      <\(element) type=\"\(attempt.status.rawValue)\" message=\"\(escape(DisplayText.escape(attempt.message)))\">\n"
+            text += "        <stackTrace>\(escape(DisplayText.escapeLines(attempt.failureText)))</stackTrace>\n"
+            for (name, stream) in [("system-out", attempt.observation?.stdout), ("system-err", attempt.observation?.stderr)] {
+                guard let stream, !stream.lines.isEmpty else { continue }
+                text += "        <\(name)>\(escape(DisplayText.escapeLines(JSONReport.excerpt(stream))))</\(name)>\n"
+            }
+            return text + "      </\(element)>\n"
+        }.joined()
     }
 
     private static func failureText(_ result: RunnerResult, _ report: CaseReport) -> String {

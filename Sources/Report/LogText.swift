@@ -6,14 +6,14 @@ import Support
 /// `::name …::data` after leading blanks and the older `##[name]` anywhere in a line, so
 /// indenting is not enough there: the text goes between `::stop-commands::TOKEN` and
 /// `::TOKEN::`, with a token the program never sees.
-package enum LogText {
+enum LogText {
     /// The labels asmrun's verdict lines start with.
     static let verdicts = ["PASS", "FAIL", "ERROR", "TIME", "SKIP", "XFAIL", "INTR", "DIVERGE"]
 
     /// A tool's output, its control characters escaped, with every line indented but the
     /// tool's own `file:line:` diagnostics (kept at the margin for editors' and CI's problem
     /// matchers), unless one of those starts like a verdict or a command.
-    package static func toolOutput(_ text: String) -> String {
+    static func toolOutput(_ text: String) -> String {
         DisplayText.escapeLines(text).split(separator: "\n", omittingEmptySubsequences: false)
             .map { isDiagnostic($0) ? String($0) : "    " + $0 }.joined(separator: "\n")
     }
@@ -30,13 +30,13 @@ package enum LogText {
 
     /// `text` fenced so that GitHub's runner obeys no command in it, when it holds anything that
     /// could be one; as it is otherwise (no fence lines in an ordinary log).
-    package static func fenced(_ text: String, token: String) -> String {
+    static func fenced(_ text: String, token: String) -> String {
         guard text.contains("::") || text.contains("##[") else { return text }
         return "::stop-commands::\(token)\n" + text + (text.hasSuffix("\n") || text.isEmpty ? "" : "\n") + "::\(token)::\n"
     }
 
     /// A fresh token: 128 random bits in hex, which no program output can guess.
-    package static func token() -> String {
+    static func token() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(to: 16) }.joined()
     }

@@ -105,17 +105,16 @@ struct ShardReport {
         guard let program = string(entry["program"]), let caseName = string(entry["case"]), let runner = string(entry["runner"]),
             let statusText = string(entry["status"]), let status = CaseStatus(rawValue: statusText)
         else { throw Problem("has a result (number \(number)) without `program`, `case`, `runner` and a known `status`") }
-        var result = RunnerResult(runner: runner, status: status, message: string(entry["message"]) ?? "")
-        result.duration = try Self.number(entry["duration_seconds"], "duration_seconds")
-        if case .object(let diffs)? = entry["diffs"] {
-            let order = ["stdout", "stderr", "status"]
-            let streams = diffs.keys.sorted { (order.firstIndex(of: $0) ?? 3, $0) < (order.firstIndex(of: $1) ?? 3, $1) }
-            result.diffs = streams.compactMap { stream in string(diffs[stream]).map { (stream, $0) } }
-        }
-        result.detail = string(entry["detail"]) ?? ""
+        var result = try Self.outcome(entry, runner: runner, status: status)
         result.buildRemarks = string(entry["build_output"]) ?? ""
-        result.crashNote = string(entry["crash_note"]) ?? crashLine(entry["crash"])
-        if case .array(let findings)? = entry["abi_checks"] { result.abiFindings = findings.compactMap { string($0) } }
+        if case .array(let attempts)? = entry["failed_attempts"] {
+            result.failedAttempts = try attempts.map { attempt in
+                guard let text = string(attempt["status"]), let status = CaseStatus(rawValue: text) else {
+                    throw Problem("has a failed attempt (of result number \(number)) without a known `status`")
+                }
+                return try Self.outcome(attempt, runner: runner, status: status)
+            }
+        }
         var report = CaseReport(program: program, caseName: caseName, results: [])
         report.divergence = string(entry["divergence"])
         report.buildDuration = try Self.number(entry["build_seconds"], "build_seconds")
@@ -126,6 +125,21 @@ struct ShardReport {
             report.visibility = known
         }
         return (program, caseName, result, report)
+    }
+
+    /// What one run of a case did, as a result or a failed attempt gives it.
+    private static func outcome(_ entry: JSONValue, runner: String, status: CaseStatus) throws -> RunnerResult {
+        var result = RunnerResult(runner: runner, status: status, message: string(entry["message"]) ?? "")
+        result.duration = try Self.number(entry["duration_seconds"], "duration_seconds")
+        if case .object(let diffs)? = entry["diffs"] {
+            let order = ["stdout", "stderr", "status"]
+            let streams = diffs.keys.sorted { (order.firstIndex(of: $0) ?? 3, $0) < (order.firstIndex(of: $1) ?? 3, $1) }
+            result.diffs = streams.compactMap { stream in string(diffs[stream]).map { (stream, $0) } }
+        }
+        result.detail = string(entry["detail"]) ?? ""
+        result.crashNote = string(entry["crash_note"]) ?? crashLine(entry["crash"])
+        if case .array(let findings)? = entry["abi_checks"] { result.abiFindings = findings.compactMap { string($0) } }
+        return result
     }
 
     /// A crash as one line (the shard's report holds its details): `SIGSEGV at hello.asm:7: mov [0], eax`.

@@ -4,28 +4,29 @@ import Support
 
 /// Points earned per case, program and path given on the command line. A case earns its
 /// `points:` (default 1) when it passed under every runner that ran it (an expected failure
-/// counts as passed, as in the summary); a case skipped under every runner is not scored; a
-/// case that did not run (`--fail-fast`, an interrupt) or a program that did not build earns 0.
+/// counts as passed, as in the summary; a flaky one only with `--allow-flaky`); a case skipped
+/// under every runner is not scored; a case that did not run (`--fail-fast`, an interrupt) or a
+/// program that did not build earns 0.
 package struct Scores: Sendable {
     /// One scored case.
     package struct Case: Sendable {
-        package enum Outcome: Sendable, Equatable { case passed, failed, notRun, skipped }
+        enum Outcome: Sendable, Equatable { case passed, failed, notRun, skipped }
         /// `hello.asm:default`, relative to the path given (prefixed with it when several were).
-        package var name: String
-        package var score: Double
-        package var maxScore: Double
-        package var outcome: Outcome
+        var name: String
+        var score: Double
+        var maxScore: Double
+        var outcome: Outcome
         /// What the runners did, when the case ran.
-        package var report: CaseReport?
+        var report: CaseReport?
         /// Who sees its details (`visibility:` of the case).
-        package var visibility = Visibility.visible
+        var visibility = Visibility.visible
         /// The case as its `.expect` file gives it: what a student's feedback shows of it.
-        package var testCase = TestCase(name: "")
+        var testCase = TestCase(name: "")
         /// Why its program could not run, in a student's terms (`TestProgram.studentProblem`).
-        package var problem: String?
+        var problem: String?
         /// Its gradebook column: `count.asm:two`, named after the reference's program when
         /// there is one, so every submission's case lands in the same column.
-        package var column = ""
+        var column = ""
     }
 
     /// One program's cases.
@@ -34,27 +35,28 @@ package struct Scores: Sendable {
         package var name: String
         package var cases: [Case]
         package var score: Double { cases.reduce(0) { $0 + $1.score } }
-        package var maxScore: Double { cases.reduce(0) { $0 + $1.maxScore } }
+        var maxScore: Double { cases.reduce(0) { $0 + $1.maxScore } }
     }
 
     /// One path given on the command line (a submission).
     package struct Root: Sendable {
-        package var path: String
-        package var programs: [Program]
-        package var score: Double { programs.reduce(0) { $0 + $1.score } }
-        package var maxScore: Double { programs.reduce(0) { $0 + $1.maxScore } }
+        var path: String
+        var programs: [Program]
+        var score: Double { programs.reduce(0) { $0 + $1.score } }
+        var maxScore: Double { programs.reduce(0) { $0 + $1.maxScore } }
     }
 
     package var roots: [Root]
     package var score: Double { roots.reduce(0) { $0 + $1.score } }
-    package var maxScore: Double { roots.reduce(0) { $0 + $1.maxScore } }
+    var maxScore: Double { roots.reduce(0) { $0 + $1.maxScore } }
     package var cases: [Case] { roots.flatMap { $0.programs.flatMap(\.cases) } }
 
     /// No scores.
     package init() { roots = [] }
 
-    /// Scores the cases of `suite` from the reports of a run.
-    package init(_ suite: TestSuite, reports: [CaseReport]) {
+    /// Scores the cases of `suite` from the reports of a run; a case that passed only on a retry
+    /// (`flaky`) earns its points only when `allowFlaky` (`--allow-flaky`, refused when grading).
+    package init(_ suite: TestSuite, reports: [CaseReport], allowFlaky: Bool = false) {
         var byID: [String: CaseReport] = [:]
         for report in reports { byID[report.id] = report }
         let several = suite.roots.count > 1
@@ -67,7 +69,8 @@ package struct Scores: Sendable {
                 let column = program.referenceKey.map(Self.programName(key:)) ?? name
                 let cases = program.cases.map { testCase in
                     var scored = Self.score(
-                        testCase, report: byID[program.id(of: testCase.name)], name: prefix + name + ":" + testCase.name)
+                        testCase, report: byID[program.id(of: testCase.name)], name: prefix + name + ":" + testCase.name,
+                        allowFlaky: allowFlaky)
                     scored.visibility = testCase.visibility
                     scored.testCase = testCase
                     scored.problem = program.studentProblem
@@ -80,11 +83,11 @@ package struct Scores: Sendable {
         }
     }
 
-    private static func score(_ testCase: TestCase, report: CaseReport?, name: String) -> Case {
+    private static func score(_ testCase: TestCase, report: CaseReport?, name: String, allowFlaky: Bool) -> Case {
         guard let report else { return Case(name: name, score: 0, maxScore: testCase.worth, outcome: .notRun) }
         let ran = report.results.filter { $0.status != .skip }
         if ran.isEmpty { return Case(name: name, score: 0, maxScore: 0, outcome: .skipped, report: report) }
-        let passed = ran.allSatisfy(\.isSuccess)
+        let passed = ran.allSatisfy { $0.isSuccess || (allowFlaky && $0.status == .flaky) }
         return Case(
             name: name, score: passed ? testCase.worth : 0, maxScore: testCase.worth, outcome: passed ? .passed : .failed,
             report: report)

@@ -2,8 +2,9 @@ import Suite
 import Support
 
 /// The Markdown a run appends to `$GITHUB_STEP_SUMMARY`: the summary line, a table of the
-/// failures (identical failures of several runners once), the first diffs folded under each,
-/// and any further section (the scores of a grading run).
+/// failures and flaky cases (identical failures of several runners once), the first diffs
+/// folded under each (a flaky case's first failure), and any further section (the scores of a
+/// grading run).
 package enum StepSummary {
     /// Failures listed in the table; the rest are counted.
     static let maxRows = 50
@@ -17,8 +18,9 @@ package enum StepSummary {
         var text = "### asmrun test: \(tally.summaryLine)\n\n"
         if !complete { text += "**Run incomplete:** not every case ran.\n\n" }
         if let detail = tally.detailLine { text += cell(detail) + "\n\n" }
+        // A flaky result is listed as a failure is, its first failure's diff below.
         let failures = reports.flatMap { report in
-            ResultGroup.groups(of: report).filter(\.result.isFailure).map { (report, $0) }
+            ResultGroup.groups(of: report).filter { $0.result.isFailure || $0.result.status == .flaky }.map { (report, $0) }
         }
         if !failures.isEmpty {
             text += "| verdict | case | runners | what happened |\n| --- | --- | --- | --- |\n"
@@ -26,10 +28,13 @@ package enum StepSummary {
                 text +=
                     "| \(group.result.status.rawValue) | \(cell(report.id)) | \(cell(group.runnerList)) | \(cell(group.result.message)) |\n"
             }
-            if failures.count > maxRows { text += "\n… and \(failures.count - maxRows) more failures (the job log has them all).\n" }
+            if failures.count > maxRows {
+                text += "\n… and \(failures.count - maxRows) more failures or flaky cases (the job log has them all).\n"
+            }
             text += "\n"
             for (report, group) in failures.prefix(maxDetails) {
-                let lines = group.result.failureText.split(separator: "\n", omittingEmptySubsequences: false).prefix(maxDetailLines)
+                let shown = group.result.status == .flaky ? group.result.failedAttempts.first ?? group.result : group.result
+                let lines = shown.failureText.split(separator: "\n", omittingEmptySubsequences: false).prefix(maxDetailLines)
                 text += "<details><summary>\(cell(report.id)) [\(cell(group.runnerList))]</summary>\n\n"
                 text += fenced(DisplayText.escapeLines(lines.joined(separator: "\n"))) + "\n</details>\n\n"
             }
@@ -56,7 +61,7 @@ package enum StepSummary {
 
     /// Text for one table cell: control characters escaped as the console shows them (a name
     /// cannot break a line or hide an escape sequence), `|` escaped, HTML inert.
-    package static func cell(_ text: String) -> String {
+    static func cell(_ text: String) -> String {
         var escaped = ""
         for character in DisplayText.escape(text) {
             switch character {

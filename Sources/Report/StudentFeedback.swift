@@ -1,5 +1,5 @@
 import Compare
-import Sandbox
+import Processes
 import Support
 
 /// What a student reads about one graded case (Gradescope's test output, `--report-dir`): plain
@@ -26,7 +26,18 @@ enum StudentFeedback {
             let hardware = EmulationWarning.all(in: ran.first?.buildRemarks ?? "").map { scrubber.clean($0.rendered) }
             return ["passed"] + hardware + shownOutput(scored.testCase, ran.first)
         }
+        return describe(failure, scored, scrubber)
+    }
+
+    /// What one run that did not pass did.
+    private static func describe(_ failure: RunnerResult, _ scored: Scores.Case, _ scrubber: PathScrubber) -> [String] {
         switch failure.status {
+        case .flaky:
+            let counted = scored.outcome == .passed ? "it counts as passed" : "a case must pass on its first run to score"
+            let head =
+                "your program passed only when run again (attempt \(failure.attempts)): it does not do the same on every run, and \(counted)"
+            guard let first = failure.failedAttempts.first else { return [head] }
+            return [head, "its first run:"] + describe(first, scored, scrubber)
         case .error:
             if let problem = scored.problem { return [problem] }
             if !failure.detail.isEmpty {

@@ -15,12 +15,14 @@ package struct Tally: Sendable, Equatable {
     /// Timeouts (included in `failed`).
     package var timeouts = 0
     /// Cases whose runners disagreed.
-    package var divergences = 0
+    var divergences = 0
     /// Ended by an interrupt: neither passed nor failed.
     package var interrupted = 0
+    /// `--retries`: failed, then passed on a retry; neither passed nor failed.
+    package var flaky = 0
 
-    /// Every result counted (passed + failed + skipped + interrupted).
-    package var results: Int { passed + failed + skipped + interrupted }
+    /// Every result counted (passed + failed + flaky + skipped + interrupted).
+    package var results: Int { passed + failed + flaky + skipped + interrupted }
 
     package init() {}
 
@@ -41,20 +43,21 @@ package struct Tally: Sendable, Equatable {
                 failed += 1
                 timeouts += 1
             case .interrupted: interrupted += 1
+            case .flaky: flaky += 1
             }
         }
         if report.divergence != nil { divergences += 1 }
     }
 
-    /// `N passed, N failed`, then `, N skipped` and `, N interrupted` when any: the line CI log
-    /// readers look for.
-    package var summaryLine: String {
-        "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+    /// `N passed, N failed`, then `, N flaky`, `, N skipped` and `, N interrupted` when any: the
+    /// line CI log readers look for.
+    var summaryLine: String {
+        "\(passed) passed, \(failed) failed" + (flaky > 0 ? ", \(flaky) flaky" : "") + (skipped > 0 ? ", \(skipped) skipped" : "")
             + (interrupted > 0 ? ", \(interrupted) interrupted" : "")
     }
 
     /// The breakdown printed above it, when there is anything to break down.
-    package var detailLine: String? {
+    var detailLine: String? {
         var parts: [String] = []
         if errors > 0 { parts.append("\(errors) error\(errors == 1 ? "" : "s")") }
         if timeouts > 0 { parts.append("\(timeouts) timed out") }

@@ -1,5 +1,5 @@
 import Build
-import Sandbox
+import Processes
 import Support
 
 /// The ABI checks of a run that failed (`AbiCheck`): the same run repeated under gdb, as the

@@ -10,13 +10,13 @@ package struct BinfmtHandler: Sendable, Equatable {
     package let interpreter: String
     /// Registration flags: `P` preserve argv[0], `O` open binary, `C` credentials, `F` fix binary.
     package let flags: String
-    package let offset: Int
-    package let magic: [UInt8]
-    package let mask: [UInt8]
+    let offset: Int
+    let magic: [UInt8]
+    let mask: [UInt8]
     /// Set for an extension entry (`.exe`), which never claims an ELF file.
-    package let fileExtension: String?
+    let fileExtension: String?
 
-    package init(
+    init(
         name: String, enabled: Bool, interpreter: String, flags: String = "", offset: Int = 0, magic: [UInt8] = [],
         mask: [UInt8] = [], fileExtension: String? = nil
     ) {
@@ -31,7 +31,7 @@ package struct BinfmtHandler: Sendable, Equatable {
     }
 
     /// Parses the text the kernel shows for an entry; lines it does not know are ignored.
-    package init(name: String, text: String) {
+    init(name: String, text: String) {
         var enabled = false
         var fields: [String: String] = [:]
         for line in text.split(separator: "\n") {

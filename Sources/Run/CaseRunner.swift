@@ -1,5 +1,6 @@
 import Build
 import Glibc
+import Processes
 import Sandbox
 import Source
 import Support

@@ -1,4 +1,4 @@
-import Sandbox
+import Processes
 
 extension Context {
     /// The runner policy of this context's environment (`ASMRUN_RUNNER`).

@@ -1,4 +1,4 @@
-import Sandbox
+import Processes
 import Support
 
 /// Hints for the classic learner crashes, each given only where the evidence says so.

@@ -1,6 +1,6 @@
 import Build
 import Glibc
-import Sandbox
+import Processes
 import Support
 
 /// `asmrun debug`: gdb on the program stopped where its own code starts (`main` when it has

@@ -1,4 +1,4 @@
-import Sandbox
+import Processes
 
 /// The address a faulting instruction accessed, worked out from its operand and the registers:
 /// what the report shows when the signal came without one (qemu's gdbstub has no `$_siginfo`),

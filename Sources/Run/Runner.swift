@@ -1,5 +1,5 @@
 import Build
-import Sandbox
+import Processes
 import Source
 import Support
 

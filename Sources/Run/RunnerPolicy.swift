@@ -2,7 +2,7 @@
 /// natively, and where the kernel's binfmt_misc registry is.
 package struct RunnerPolicy: Sendable, Equatable {
     /// `auto` on a foreign host: qemu (the default: exact and reproducible), binfmt, or a command.
-    package var foreign: RunnerChoice
+    var foreign: RunnerChoice
     /// The binfmt_misc folder; only tests point it elsewhere (`ASMRUN_BINFMT_MISC_DIR`).
     package var binfmtFolder: String
 

@@ -1,5 +1,5 @@
 import Build
-import Sandbox
+import Processes
 import Support
 
 /// `--strace`: the program's system calls, from strace natively and from qemu's own `-strace`

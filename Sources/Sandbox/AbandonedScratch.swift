@@ -1,4 +1,5 @@
 import Glibc
+import Processes
 import Support
 
 /// What an asmrun that died (SIGKILL, a crash, the machine's OOM killer) left in the scratch

@@ -1,5 +1,6 @@
 import CAsmRunSpawn
 import Glibc
+import Processes
 import Support
 
 /// Where the builds of programs nobody reviewed run: nasm, the C compiler and the linker enter

@@ -1,5 +1,6 @@
 import CAsmRunSpawn
 import Glibc
+import Processes
 import Support
 
 /// What a case can read of other processes in /proc: their environments (`environ`, closed to
@@ -10,17 +11,17 @@ import Support
 /// dumpable while cases run.
 package struct ProcView: Sendable, Equatable {
     /// Cases get a /proc of their own PID namespace.
-    package var privateProc: Bool
+    var privateProc: Bool
     /// asmrun runs as root (its cases without capabilities, as nobody where they can).
-    package var root: Bool
+    var root: Bool
     /// The host /proc's `hidepid` (0: every process is listed; 1: folders closed; 2, 4: hidden).
-    package var hidepid: Int
+    var hidepid: Int
 
     /// Other processes' environments and command lines are out of the cases' reach.
-    package var protects: Bool { privateProc || (root && hidepid >= 1) }
+    var protects: Bool { privateProc || (root && hidepid >= 1) }
 
     /// The `proc` layer for `asmrun doctor` and the run's notes.
-    package var layer: ContainmentLayer {
+    var layer: ContainmentLayer {
         if privateProc {
             return .on("proc", "a /proc of the case's own PID namespace (hidepid=2): no other process is in sight")
         }

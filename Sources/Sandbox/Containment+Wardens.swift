@@ -1,5 +1,7 @@
 import CAsmRunSpawn
 import Glibc
+import Processes
+import Support
 import Synchronization
 
 /// The wardens of a run's worker threads, one per thread; `enabled` until one fails to start

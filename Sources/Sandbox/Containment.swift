@@ -1,5 +1,6 @@
 import CAsmRunSpawn
 import Glibc
+import Processes
 import Synchronization
 
 /// Keeps test cases from hurting the run, the machine or each other, with every layer the host

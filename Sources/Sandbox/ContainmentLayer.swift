@@ -6,9 +6,9 @@ package struct ContainmentLayer: Sendable, Equatable {
     /// What it does, or why it is not available.
     package let detail: String
 
-    package static func on(_ name: String, _ detail: String) -> Self { Self(name: name, active: true, detail: detail) }
-    package static func off(_ name: String, _ detail: String) -> Self { Self(name: name, active: false, detail: detail) }
+    static func on(_ name: String, _ detail: String) -> Self { Self(name: name, active: true, detail: detail) }
+    static func off(_ name: String, _ detail: String) -> Self { Self(name: name, active: false, detail: detail) }
 
     /// `name: detail` as doctor prints it.
-    package var line: String { "\(name): \(detail)" }
+    var line: String { "\(name): \(detail)" }
 }

@@ -1,3 +1,5 @@
+import Processes
+
 extension NamespaceSetup {
     /// The user layer: whom cases run as.
     static func describe(identity: CaseIdentity?, root: Bool, problems: [String]) -> ContainmentLayer {

@@ -1,4 +1,5 @@
 import Glibc
+import Processes
 import Support
 import Synchronization
 

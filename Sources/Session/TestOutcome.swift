@@ -19,7 +19,7 @@ package struct TestOutcome: Sendable {
     /// Reports (`--json`, `--junit`, …) that could not be written (each error emitted).
     package var unwrittenReports = 0
 
-    package init(suite: SuiteOutcome, tally: Tally) {
+    init(suite: SuiteOutcome, tally: Tally) {
         self.suite = suite
         self.tally = tally
     }

@@ -1,6 +1,6 @@
 import Build
+import Processes
 import Run
-import Sandbox
 import Suite
 import Support
 
@@ -35,6 +35,11 @@ package struct TestPlan: Sendable {
     /// files outside the path given refused).
     package var untrusted = false
     package var failFast = false
+    /// `--retries N`: run a failed, crashed or timed-out case up to N more times; one that then
+    /// passes is `flaky`.
+    package var retries = 0
+    /// `--allow-flaky`: a flaky case neither fails the run nor loses its points (never when grading).
+    package var allowFlaky = false
     /// `--timeout`: seconds per case, the most a program may ask for.
     package var timeout: Double = 10
     /// `--output-limit`: bytes kept per stream, the most a program may ask for.
@@ -63,6 +68,7 @@ package struct TestPlan: Sendable {
         var configuration = SuiteConfiguration(jobs: jobs)
         configuration.recording = update
         configuration.failFast = failFast
+        configuration.retries = retries
         configuration.timeout = timeout
         configuration.outputLimit = outputLimit
         configuration.ceilings = ceilings

@@ -17,7 +17,7 @@ extension TestSession {
         let shown = showsScores(suite)
         // Scored only when something shows them: a plain run pays nothing for grading.
         let graded = plan.jsonPath != nil || plan.gradescopePath != nil || plan.csvPath != nil || plan.reportDirectory != nil
-        let scores = shown || graded ? Scores(suite, reports: outcome.reports) : Scores()
+        let scores = shown || graded ? Scores(suite, reports: outcome.reports, allowFlaky: plan.allowFlaky) : Scores()
         var remarks: [String] = []
         if !suite.problems.isEmpty {
             remarks.append("\(suite.problems.count) path\(suite.problems.count == 1 ? "" : "s") could not be searched (named above)")

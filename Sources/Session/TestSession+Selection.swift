@@ -1,3 +1,4 @@
+import Processes
 import Report
 import Run
 import Sandbox

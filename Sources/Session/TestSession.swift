@@ -1,5 +1,6 @@
 import Build
 import Glibc
+import Processes
 import Report
 import Run
 import Sandbox

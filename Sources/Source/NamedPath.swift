@@ -2,7 +2,7 @@
 /// line that names it: whoever knows the program's folder checks that each lies inside it.
 package struct NamedPath: Sendable, Equatable {
     /// What the build does with it, which decides what it must be.
-    package enum Kind: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
         /// A source of the program (`with`).
         case source
         /// A folder searched for includes or libraries (`include DIR`, `-I`, `-L`).
@@ -19,18 +19,18 @@ package struct NamedPath: Sendable, Equatable {
         case library
     }
 
-    package var kind: Kind
+    var kind: Kind
     /// The flag and path as the directive wrote them (`-L ../lib`), for messages.
-    package var written: String
+    var written: String
     /// The path: relative to the source's folder for `with` and `include`, to the build's working
     /// directory for flags; for `.library`, the library's name.
-    package var path: String
+    var path: String
     /// The directive's line in its source.
-    package var line: Int?
+    var line: Int?
     /// Named relative to the source's folder (`with`, `include`) rather than the build's.
-    package var relativeToSource: Bool
+    var relativeToSource: Bool
 
-    package init(_ kind: Kind, written: String, path: String, line: Int? = nil, relativeToSource: Bool = false) {
+    init(_ kind: Kind, written: String, path: String, line: Int? = nil, relativeToSource: Bool = false) {
         self.kind = kind
         self.written = written
         self.path = path

@@ -2,7 +2,7 @@ import Support
 
 extension ProgramSettings {
     /// The directives a source file may carry after `; asmrun:`, for error messages and help.
-    package static let directiveSummary = """
+    static let directiveSummary = """
         format elf64|elf32, link auto|ld|cc, with FILE..., link-flags FLAGS, c-flags FLAGS, argv0 NAME, \
         define NAME[=VALUE], include DIR, timeout SECONDS, skip RUNNER|all [REASON], \
         xfail RUNNER|all [REASON], qemu-cpu MODEL, include-only, \

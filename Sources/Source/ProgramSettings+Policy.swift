@@ -5,7 +5,7 @@ extension ProgramSettings {
     /// verdict (`xfail`), whether it counts (`skip`), its limits (`timeout`, `limit`), how its
     /// runners run it (`qemu-cpu`, `argv0`). When a program is graded, only the reference and the
     /// command line may set them.
-    package static let policyDirectiveNames = ["argv0", "limit", "qemu-cpu", "skip", "timeout", "xfail"]
+    static let policyDirectiveNames = ["argv0", "limit", "qemu-cpu", "skip", "timeout", "xfail"]
 
     /// The policy directives these settings hold, by name, sorted (`skip`, `xfail`).
     package var policyDirectives: [String] {

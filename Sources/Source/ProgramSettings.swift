@@ -38,7 +38,7 @@ package struct ProgramSettings: Sendable, Equatable {
     /// Seconds each case may run.
     package var timeout: Double?
     /// Runners (or `all`) on which the program is skipped, with the reason.
-    package var skips: [String: String] = [:]
+    var skips: [String: String] = [:]
     /// Runners (or `all`) on which the program is expected to fail, with the reason.
     package var expectedFailures: [String: String] = [:]
     /// The qemu `-cpu` model.

@@ -7,11 +7,11 @@ package struct Dependency: Sendable, Equatable {
     package var path: String?
     package var digest: String?
     /// What the file makes nasm read besides the files it names (`SourceInputs`).
-    package var inputs = SourceInputs()
+    var inputs = SourceInputs()
     /// The file that includes it, and the line: `NAME:LINE` for a message.
-    package var includedAt: FileLocation?
+    var includedAt: FileLocation?
 
-    package init(name: String, path: String?, digest: String?, inputs: SourceInputs = SourceInputs()) {
+    init(name: String, path: String?, digest: String?, inputs: SourceInputs = SourceInputs()) {
         self.name = name
         self.path = path
         self.digest = digest
@@ -22,7 +22,7 @@ package struct Dependency: Sendable, Equatable {
 extension SourceFile {
     /// The folders nasm searches for an include, after its working directory: the source's own
     /// folder (asmrun always passes it with `-I`), then every include directory.
-    package var searchDirectories: [String] { [directory] + settings.includeDirectories }
+    var searchDirectories: [String] { [directory] + settings.includeDirectories }
 
     /// Every file the source pulls in, recursively, resolved the way nasm does (its working
     /// directory, then each of `directories`); each file is read once, scanned with the same

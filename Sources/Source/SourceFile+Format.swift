@@ -2,7 +2,7 @@ extension SourceFile {
     /// The format the source's own text asks for: its `format` directive (or `-f`, for the main
     /// source), `bits 32`, the marks of 32-bit code, or those of 64-bit code; `nil` for code
     /// that could be either, which follows the program's other sources.
-    package var ownFormat: ObjectFormat? {
+    var ownFormat: ObjectFormat? {
         if let format = settings.format { return format }
         if declaresBits32 || looksLike32BitCode { return .elf32 }
         return uses64BitCode ? .elf64 : nil
@@ -18,7 +18,7 @@ extension SourceFile {
     /// `syscall`: tutorial and cdecl code that never says `bits 32` assembles as elf64 and then
     /// crashes (under qemu-x86_64, which has no 32-bit system calls for 64-bit programs, or
     /// wherever a cut stack pointer is used as an address).
-    package var looksLike32BitCode: Bool { (usesInt80 || stackLine != nil) && !uses64BitCode }
+    var looksLike32BitCode: Bool { (usesInt80 || stackLine != nil) && !uses64BitCode }
 
     /// Why its text is 32-bit code, for the notes and the errors ("it uses `int 0x80`").
     var thirtyTwoBitReason: String {

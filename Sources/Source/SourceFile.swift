@@ -15,7 +15,7 @@ package struct SourceFile: Sendable, Equatable {
     /// Settings from `; asmrun:` lines, then from the command line.
     package var settings: ProgramSettings
     /// The source says `bits 32` / `[BITS 32]` / `use32`.
-    package let declaresBits32: Bool
+    let declaresBits32: Bool
     /// The source defines or exports `_start`.
     package let definesStart: Bool
     /// The source defines or exports `main`.
@@ -23,17 +23,17 @@ package struct SourceFile: Sendable, Equatable {
     /// Names given to `%include` and `incbin`, as written.
     package let includes: [String]
     /// The line of each of `includes`.
-    package let includeLines: [Int]
+    let includeLines: [Int]
     /// Uses `int 0x80`, the 32-bit system call interface.
-    package let usesInt80: Bool
+    let usesInt80: Bool
     /// What nasm reads besides the files it names: environment variables, the clock, files named
     /// through macros.
     package let inputs: SourceInputs
     /// The first line that uses esp or ebp as the stack pointer (`[esp+4]`, `add esp, 8`,
     /// `mov ebp, esp`), as 32-bit code does.
-    package let stackLine: Int?
+    let stackLine: Int?
     /// The first line with `syscall` or a 64-bit register: it is not 32-bit code.
-    package let sixtyFourBitLine: Int?
+    let sixtyFourBitLine: Int?
 
     /// Uses `syscall` or names a 64-bit register.
     package var uses64BitCode: Bool { sixtyFourBitLine != nil }
@@ -49,7 +49,7 @@ package struct SourceFile: Sendable, Equatable {
     }
 
     /// The link mode to use once `auto` is decided.
-    package var resolvedLink: LinkMode {
+    var resolvedLink: LinkMode {
         switch settings.link {
         case .auto: definesMain && !definesStart ? .cc : .ld
         case let mode: mode

@@ -8,9 +8,9 @@ package struct SourceInputs: Sendable, Equatable {
     /// `%!NAME`, `%!'NAME'` and `%!"NAME"`, each once, in the order found.
     package var environmentNames: [String] = []
     /// `%!` before something that is not a name (`%!%1`): the variable read is computed.
-    package var readsComputedEnvironment = false
+    var readsComputedEnvironment = false
     /// `__?DATE?__`, `__TIME__`, `__?POSIX_TIME?__` and the rest: each build differs.
-    package var readsClock = false
+    var readsClock = false
     /// nasm may read files the scan cannot name: only nasm's own list of them tells.
     package var opaque = false
 

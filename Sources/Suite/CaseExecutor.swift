@@ -1,5 +1,6 @@
 import Build
 import Compare
+import Processes
 import Run
 import Sandbox
 import Source

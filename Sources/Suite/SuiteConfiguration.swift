@@ -23,6 +23,8 @@ package struct SuiteConfiguration: Sendable {
     package var checks = true
     /// `--checks always`: every case is run again for the ABI checks, and a finding fails it.
     package var checksAlways = false
+    /// `--retries`: how many more times a failed, crashed or timed-out case runs (`Retries`).
+    package var retries = 0
 
     package init(jobs: Int) { self.jobs = jobs }
 }

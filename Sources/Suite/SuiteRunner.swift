@@ -1,7 +1,7 @@
 import Build
 import Compare
+import Processes
 import Run
-import Sandbox
 import Source
 import Support
 import Synchronization
@@ -94,7 +94,7 @@ package final class SuiteRunner: Sendable {
     }
 
     /// Stops starting new cases (`--fail-fast`).
-    package func cancel() { cancelled.store(true, ordering: .relaxed) }
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
 
     /// An interrupt (Ctrl-C, SIGTERM) arrived: no new case starts and nothing is recorded.
     package func interrupt() {
@@ -235,7 +235,9 @@ package final class SuiteRunner: Sendable {
                 pool.submit(urgent: true) { [self] in
                     defer { lease.done() }
                     guard !isCancelled else { return }
-                    let result = stages.run(testCase, of: test, program: program, artifact: artifact, runner: runner)
+                    let result = Retries.run(retries: configuration.retries, stopped: { isCancelled }) {
+                        stages.run(testCase, of: test, program: program, artifact: artifact, runner: runner)
+                    }
                     complete(slot, runnerIndex, result)
                 }
             }
@@ -256,7 +258,8 @@ package final class SuiteRunner: Sendable {
     }
 
     private func complete(_ slot: Int, _ runnerIndex: Int, _ result: RunnerResult) {
-        if configuration.failFast && !result.isSuccess && result.status != .skip { cancel() }
+        // A flaky case is no failure to stop for (it is counted apart).
+        if configuration.failFast && !result.isSuccess && result.status != .skip && result.status != .flaky { cancel() }
         let finished = state.withLock { state -> CaseReport? in
             state.slots[slot].results[runnerIndex] = programs[state.slots[slot].program].naming(result)
             state.slots[slot].remaining -= 1

@@ -16,12 +16,12 @@ package protocol SuiteStages: Sendable {
 }
 
 /// The stages of a real run: the cache's builds, the case runner's runs, the judge's verdicts.
-package struct BuildAndRunStages: SuiteStages {
+struct BuildAndRunStages: SuiteStages {
     private let toolchain: Toolchain
     private let store: ArtifactStore
     private let executor: CaseExecutor
 
-    package init(toolchain: Toolchain, store: ArtifactStore, caseRunner: CaseRunner, configuration: SuiteConfiguration) {
+    init(toolchain: Toolchain, store: ArtifactStore, caseRunner: CaseRunner, configuration: SuiteConfiguration) {
         self.toolchain = toolchain
         self.store = store
         executor = CaseExecutor(
@@ -29,13 +29,13 @@ package struct BuildAndRunStages: SuiteStages {
             debugBuild: { program, artifact in store.debugBuild(of: program, matching: artifact, toolchain: toolchain) })
     }
 
-    package var timingsFolder: String? { store.root }
+    var timingsFolder: String? { store.root }
 
-    package func build(_ program: Program, trace: (@Sendable (String) -> Void)?) throws -> Artifact {
+    func build(_ program: Program, trace: (@Sendable (String) -> Void)?) throws -> Artifact {
         try store.build(program, toolchain: toolchain, trace: trace)
     }
 
-    package func run(_ testCase: TestCase, of test: TestProgram, program: Program, artifact: Artifact, runner: Runner) -> RunnerResult {
+    func run(_ testCase: TestCase, of test: TestProgram, program: Program, artifact: Artifact, runner: Runner) -> RunnerResult {
         executor.run(testCase, of: test, program: program, artifact: artifact, runner: runner)
     }
 }

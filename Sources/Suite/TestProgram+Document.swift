@@ -7,15 +7,15 @@ import Support
 /// the Markdown file, so nasm's messages point into it), and its case is the block's.
 package struct DocumentBlock: Sendable {
     /// Its position among the file's program blocks: how recording finds it again.
-    package let index: Int
+    let index: Int
     /// The 1-based line of its opening fence: the case's name.
-    package let line: Int
+    let line: Int
     /// Its code lines, to check recording writes after the block that ran.
-    package let code: [String]
+    let code: [String]
     /// The file its code was written to.
-    package let extracted: String
+    let extracted: String
     /// The line of its output block's opening fence, or of the block itself.
-    package let expectationLine: Int
+    let expectationLine: Int
 }
 
 extension TestProgram {

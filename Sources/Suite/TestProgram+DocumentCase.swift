@@ -58,18 +58,19 @@ extension TestProgram {
 
     /// `text` with the file a block's code was written to named as the Markdown file (the line
     /// numbers are the same): for asmrun's own messages about the program.
-    package func naming(_ text: String) -> String {
+    func naming(_ text: String) -> String {
         guard let document else { return text }
         return text.replacing(document.extracted, with: path)
     }
 
     /// `result` with its messages naming the Markdown file.
-    package func naming(_ result: RunnerResult) -> RunnerResult {
+    func naming(_ result: RunnerResult) -> RunnerResult {
         guard document != nil else { return result }
         var named = result
         named.message = naming(result.message)
         named.detail = naming(result.detail)
         named.buildRemarks = naming(result.buildRemarks)
+        named.failedAttempts = result.failedAttempts.map(naming)
         return named
     }
 }

@@ -11,7 +11,7 @@ package struct TestProgram: Sendable {
     /// The program, when it could be read.
     package var program: Program?
     /// `NAME.expect` beside `NAME.asm`; `FOLDER/FOLDER.expect` for a folder.
-    package let expectationPath: String
+    let expectationPath: String
     /// `NAME.files/` beside the expectations: copied into every case's folder, when it exists.
     package let fileFolder: String?
     /// The parsed expectations (empty when there is no file yet).
@@ -19,7 +19,7 @@ package struct TestProgram: Sendable {
     /// Why the program cannot run, one line naming the file.
     package var problem: String?
     /// The file and line the problem is at (a malformed `.expect` line), for annotations.
-    package var problemLocation: FileLocation?
+    var problemLocation: FileLocation?
     /// The path given on the command line that it was found under: scores are per root.
     package var root: String
     /// The reference program it is graded as (`count`, `leap/leap`), with `--reference`.
@@ -40,7 +40,7 @@ package struct TestProgram: Sendable {
 
     /// Names of the cases `--filter` selected; `nil` runs them all. The expectation file itself
     /// keeps every case, so `--update` of a selection never drops the others.
-    package var selection: Set<String>?
+    var selection: Set<String>?
 
     /// All the program's cases: the recorded ones, or one `default` case awaiting `--update`.
     package var allCases: [TestCase] {
@@ -53,7 +53,7 @@ package struct TestProgram: Sendable {
 
     /// What names its build: its path, or for a Markdown block the file its code was written to
     /// (the blocks of one file share its path).
-    package var buildKey: String { document?.extracted ?? path }
+    var buildKey: String { document?.extracted ?? path }
 
     /// `asm/hello.asm:default`.
     package func id(of caseName: String) -> String { "\(path):\(caseName)" }

@@ -47,10 +47,10 @@ package final class Console: Sendable {
     }
 
     /// What a buffering console holds.
-    package var capturedOutput: String { captured.withLock { $0.output } }
+    var capturedOutput: String { captured.withLock { $0.output } }
 
     /// What a buffering console holds for standard error.
-    package var capturedError: String { captured.withLock { $0.error } }
+    var capturedError: String { captured.withLock { $0.error } }
 
     /// Wraps `text` in an ANSI colour when colour is on.
     package func paint(_ text: String, _ color: Color) -> String {

@@ -7,7 +7,7 @@ import Synchronization
 /// emitted, for the exit status.
 package final class DiagnosticsEngine: Sendable {
     /// How bad a diagnostic is; errors and warnings are counted.
-    package enum Severity: Sendable, Equatable {
+    enum Severity: Sendable, Equatable {
         /// asmrun could not do something it was asked to (an `AsmRunError`).
         case error
         /// Something that works here but may not elsewhere.
@@ -21,20 +21,20 @@ package final class DiagnosticsEngine: Sendable {
     /// One thing to say: one line, or, for a tool's output and a crash report, lines that are
     /// each escaped on their own.
     package struct Diagnostic: Sendable, Equatable {
-        package var severity: Severity
-        package var text: String
+        var severity: Severity
+        var text: String
         /// The text holds lines another component made (nasm's output, a crash report): each is
         /// escaped and kept; otherwise the text is one line whatever it holds.
-        package var multiline: Bool
+        var multiline: Bool
 
-        package init(_ severity: Severity, _ text: String, multiline: Bool = false) {
+        init(_ severity: Severity, _ text: String, multiline: Bool = false) {
             self.severity = severity
             self.text = text
             self.multiline = multiline
         }
 
         /// What reaches the terminal, ending in a newline.
-        package var rendered: String {
+        var rendered: String {
             let body = multiline ? DisplayText.escapeLines(text) : DisplayText.escape(text)
             return body.hasSuffix("\n") ? body : body + "\n"
         }
@@ -82,11 +82,11 @@ package final class DiagnosticsEngine: Sendable {
     }
 
     /// How many errors were emitted so far.
-    package var errorCount: Int { counts.withLock { $0.errors } }
+    var errorCount: Int { counts.withLock { $0.errors } }
 
-    package var hasErrors: Bool { errorCount > 0 }
+    var hasErrors: Bool { errorCount > 0 }
 
-    package var hasWarnings: Bool { counts.withLock { $0.warnings } > 0 }
+    var hasWarnings: Bool { counts.withLock { $0.warnings } > 0 }
 
     /// The lines for `error`: an `AsmRunError` as it renders itself; anything else as an
     /// internal error, which is a bug to report.

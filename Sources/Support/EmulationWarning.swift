@@ -12,7 +12,7 @@ package struct EmulationWarning: Sendable, Equatable {
     package var message: String
 
     /// The phrase every such message holds (`under emulation and fails natively`).
-    package static let phrase = "under emulation and "
+    static let phrase = "under emulation and "
 
     package init(path: String, line: Int, message: String) {
         self.path = path.displayEscaped

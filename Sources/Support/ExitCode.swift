@@ -6,6 +6,9 @@ package enum ExitCode {
     package static let failure: Int32 = 1
     /// `asmrun test` and `asmrun cache`: a usage or configuration error.
     package static let usage: Int32 = 2
+    /// `asmrun test --retries`: no case failed, but some passed only on a retry (and
+    /// `--allow-flaky` was not given).
+    package static let flaky: Int32 = 3
     /// The program ran past `--timeout`.
     package static let timedOut: Int32 = 124
     /// Run mode: asmrun itself failed (usage, missing tool, assembly or link error).

@@ -7,8 +7,8 @@
 /// generic type look through half again as many.
 package enum JSONText {
     /// A value JSON cannot hold (a non-finite number).
-    package struct Unrepresentable: Error, CustomStringConvertible {
-        package let description: String
+    struct Unrepresentable: Error, CustomStringConvertible {
+        let description: String
     }
 
     package static func render<T: Encodable>(_ value: T) throws -> String {

@@ -16,7 +16,7 @@ package indirect enum JSONValue: Equatable, Sendable {
         package init(description: String) { self.description = description }
     }
 
-    package static let maxDepth = 200
+    static let maxDepth = 200
 
     package init(parsing bytes: [UInt8]) throws {
         var parser = JSONParser(bytes: bytes)

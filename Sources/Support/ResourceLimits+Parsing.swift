@@ -1,10 +1,10 @@
 /// The limits `limit NAME VALUE` sets, in a source's directive or a case of a `.expect` file,
 /// with their ranges.
-package enum LimitName: String, CaseIterable, Sendable {
+enum LimitName: String, CaseIterable, Sendable {
     case memory, fileSize = "file-size", cpu, processes, openFiles = "open-files", output
 
     /// The names, for messages: `memory, file-size, cpu, processes, open-files or output`.
-    package static let list = "memory, file-size, cpu, processes, open-files or output"
+    static let list = "memory, file-size, cpu, processes, open-files or output"
 
     var range: String {
         switch self {

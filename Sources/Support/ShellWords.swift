@@ -1,10 +1,10 @@
 /// Splitting and quoting of shell-like words, for `--runner 'CMD ARGS'` and `args:` lines.
 package enum ShellWords {
     /// An error in a quoted string.
-    package struct UnterminatedQuote: Error, CustomStringConvertible {
+    struct UnterminatedQuote: Error, CustomStringConvertible {
         /// The text that was being split.
-        package let text: String
-        package var description: String { "unterminated quote in \(text)" }
+        let text: String
+        var description: String { "unterminated quote in \(text)" }
     }
 
     /// Splits `a "b c" 'd'` into `["a", "b c", "d"]`, with backslash escapes outside single quotes.

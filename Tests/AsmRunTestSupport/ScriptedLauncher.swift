@@ -1,5 +1,5 @@
 import Foundation
-import Sandbox
+import Processes
 import Testing
 
 /// A launcher for unit tests: answers only the commands it was told to expect, and records an

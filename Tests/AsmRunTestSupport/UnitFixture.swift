@@ -1,6 +1,6 @@
 import Compare
 import Foundation
-import Sandbox
+import Processes
 import Support
 
 @testable import Suite

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
+@testable import Processes
 @testable import Report
-@testable import Sandbox
 @testable import Support
 
 /// Every failing case ends with the command that records it alone (issue 33, item 4), and

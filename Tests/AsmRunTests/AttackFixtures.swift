@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// What the attacks of `SandboxTests` aim at, owned by one user, and runs of `asmrun test` on

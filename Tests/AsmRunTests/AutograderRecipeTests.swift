@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// The Gradescope recipe of Documentation/grading.md: its `setup.sh` and `run_autograder` are the files in

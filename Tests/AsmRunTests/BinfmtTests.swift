@@ -2,8 +2,8 @@ import Glibc
 import Testing
 
 @testable import Build
+@testable import Processes
 @testable import Run
-@testable import Sandbox
 @testable import Support
 
 /// binfmt_misc entries, the registry, and the binfmt runner, on fake folders.

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// Attacks on the build: a source nobody reviewed makes nasm read a file outside its suite's

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// Issue 30: a build's tool that starts a daemon (an ld plugin's constructor, a `-wrapper`; here

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Build
 @testable import CLI
-@testable import Sandbox
+@testable import Processes
 @testable import Session
 @testable import Support
 

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// asmrun's stdin in run mode, on descriptors the tests make: a pipe is relayed byte for byte

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import Processes
 @testable import Sandbox
 @testable import Support
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// A reference and students' submissions in a temporary folder, graded as a teacher does:

@@ -3,8 +3,8 @@ import Testing
 
 @testable import Build
 @testable import CLI
+@testable import Processes
 @testable import Run
-@testable import Sandbox
 @testable import Session
 @testable import Suite
 @testable import Support

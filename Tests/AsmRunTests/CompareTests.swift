@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 @testable import Compare
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 @Suite struct CompareTests {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
+@testable import Processes
 @testable import Run
-@testable import Sandbox
 @testable import Support
 
 /// Crash reports read every memory operand form nasm emits, as gdb prints it: SIB, rip-relative,

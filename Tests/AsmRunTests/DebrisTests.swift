@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 
+@testable import Processes
 @testable import Sandbox
 @testable import Support
 

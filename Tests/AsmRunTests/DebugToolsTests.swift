@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
+@testable import Processes
 @testable import Run
-@testable import Sandbox
 @testable import Support
 
 /// `asmrun debug --batch`, `--strace` and `-g`, with the real gdb, strace and qemu.

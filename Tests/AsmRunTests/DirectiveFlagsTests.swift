@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 @testable import Build
-@testable import Sandbox
+@testable import Processes
 @testable import Source
 @testable import Support
 

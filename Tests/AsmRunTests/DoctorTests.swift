@@ -2,7 +2,7 @@ import Glibc
 import Testing
 
 @testable import CLI
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// `asmrun doctor` in-process on fake tool folders and a fake binfmt_misc folder: its exit status

@@ -1,7 +1,7 @@
 import Testing
 
 @testable import CLI
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// The man page and the shell completions are written by hand; these checks tie them to the one

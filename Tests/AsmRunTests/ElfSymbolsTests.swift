@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import Build
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// The in-process symbol reader on objects and archives nasm and ar really produced.

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 
 @testable import Build
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// The small replacements for what asmrun used from full Foundation, checked against Foundation

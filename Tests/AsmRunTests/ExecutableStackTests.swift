@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import Build
-@testable import Sandbox
+@testable import Processes
 @testable import Source
 @testable import Support
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import CLI
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// The exit statuses the README promises are the ones the code decides.
@@ -27,20 +27,38 @@ struct ExitStatusTests {
     @Test func theManPageAndHelpNameTheSameStatuses() throws {
         let page = try String(contentsOfFile: Fixture.packageRoot + "/Documentation/asmrun.1", encoding: .utf8)
         let section = try #require(page.components(separatedBy: ".Sh EXIT STATUS").last?.components(separatedBy: ".Sh ").first)
-        for status in [ExitCode.timedOut, ExitCode.toolFailure, ExitCode.interrupted] {
+        for status in [ExitCode.flaky, ExitCode.timedOut, ExitCode.toolFailure, ExitCode.interrupted] {
             #expect(section.contains("\(status)"), "the man page names \(status)")
             #expect(Usage.main.contains("\(status)"), "--help names \(status)")
         }
     }
 
+    /// `ExitStatus.test` with everything clean unless given.
+    private static func status(
+        failed: Int = 0, flaky: Int = 0, allowFlaky: Bool = false, complete: Bool = true, pathProblems: Int = 0,
+        unwrittenReports: Int = 0, interrupted: Bool = false
+    ) -> Int32 {
+        ExitStatus.test(
+            failed: failed, flaky: flaky, allowFlaky: allowFlaky, complete: complete, pathProblems: pathProblems,
+            unwrittenReports: unwrittenReports, interrupted: interrupted)
+    }
+
     @Test func aTestRunsStatusComesFromItsOutcome() {
-        let clean = ExitStatus.test(failed: 0, complete: true, pathProblems: 0, unwrittenReports: 0, interrupted: false)
-        #expect(clean == 0)
-        #expect(ExitStatus.test(failed: 1, complete: true, pathProblems: 0, unwrittenReports: 0, interrupted: false) == 1)
-        #expect(ExitStatus.test(failed: 0, complete: false, pathProblems: 0, unwrittenReports: 0, interrupted: false) == 1)
-        #expect(ExitStatus.test(failed: 0, complete: true, pathProblems: 1, unwrittenReports: 0, interrupted: false) == 1)
-        #expect(ExitStatus.test(failed: 3, complete: true, pathProblems: 0, unwrittenReports: 1, interrupted: false) == 2)
-        #expect(ExitStatus.test(failed: 3, complete: false, pathProblems: 0, unwrittenReports: 1, interrupted: true) == 130)
+        #expect(Self.status() == 0)
+        #expect(Self.status(failed: 1) == 1)
+        #expect(Self.status(complete: false) == 1)
+        #expect(Self.status(pathProblems: 1) == 1)
+        #expect(Self.status(failed: 3, unwrittenReports: 1) == 2)
+        #expect(Self.status(failed: 3, complete: false, unwrittenReports: 1, interrupted: true) == 130)
+    }
+
+    @Test func aFlakyCaseFailsTheRunUnlessAllowedAndAFailureOutranksIt() {
+        #expect(Self.status(flaky: 1) == 3)
+        #expect(Self.status(flaky: 1, allowFlaky: true) == 0)
+        #expect(Self.status(failed: 1, flaky: 1, allowFlaky: true) == 1)
+        #expect(Self.status(failed: 1, flaky: 2) == 1)
+        #expect(Self.status(flaky: 1, complete: false) == 1)
+        #expect(Self.status(flaky: 1, interrupted: true) == 130)
     }
 
     @Test func aProgramsEndIsWhatAShellReports() {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import Compare
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// Every way a `.expect` file can be malformed is reported as `NAME.expect:LINE: problem; fix`:

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// The hostile battery in `Tests/Hostile`: whatever a program does, asmrun reports it precisely

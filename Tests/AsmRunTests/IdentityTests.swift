@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// Root's cases run as nobody (`CaseIdentity`): a file only root may read is closed to them,

@@ -3,8 +3,8 @@ import Testing
 
 @testable import CLI
 @testable import Compare
+@testable import Processes
 @testable import Report
-@testable import Sandbox
 @testable import Session
 @testable import Source
 @testable import Support

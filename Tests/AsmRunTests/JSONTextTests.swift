@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 @testable import Compare
+@testable import Processes
 @testable import Report
-@testable import Sandbox
+@testable import Run
 @testable import Support
 
 /// asmrun's own JSON writer and reader, held to Foundation's (which the tests may link).
@@ -65,7 +66,7 @@ import Testing
         let document = JSONReport.Document(
             complete: true, durationSeconds: 1.25,
             summary: .init(
-                passed: 1, failed: 0, skipped: 0, errors: 1, timeouts: 0, expectedFailures: 0, divergences: 0, interrupted: 0,
+                passed: 1, failed: 0, skipped: 0, errors: 1, timeouts: 0, expectedFailures: 0, divergences: 0, interrupted: 0, flaky: 0,
                 notRun: 0, skippedFiles: 2),
             scores: .init(
                 score: 1, maxScore: 2,

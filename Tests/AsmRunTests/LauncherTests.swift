@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// The process layer against real processes (`/bin/sh`, `cat`, `head`: always present).

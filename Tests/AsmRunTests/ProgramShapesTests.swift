@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// Programs as they exist in the wild, each with the one command a user would guess, natively,

@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// Packaging/fetch-release.sh, the action's download path, against a release layout served from

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// What a program can make of the reports about it: the debugger that reads it for a crash

@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 @testable import CLI
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// `asmrun FILE.asm` end to end: the built binary really assembles, links and runs the samples,

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// `asmrun FILE.asm` and signals, end to end with the built binary: Ctrl-C while it builds, and

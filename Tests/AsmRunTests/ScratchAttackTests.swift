@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// Issue 30, item 6: one case wrote 916 MB into the RAM-backed scratch (/dev/shm) with the

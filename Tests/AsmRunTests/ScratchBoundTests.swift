@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// Issue 30: where no warden's tmpfs of `--scratch-limit` bytes holds a case's folder (no mount

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Build
 @testable import CLI
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 extension Tag {

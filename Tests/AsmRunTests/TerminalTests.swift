@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// A case reaching for the terminal asmrun runs in: `attack_tty` writes a forged verdict line to

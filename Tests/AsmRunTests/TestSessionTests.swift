@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import Processes
 @testable import Run
-@testable import Sandbox
 @testable import Session
 @testable import Support
 

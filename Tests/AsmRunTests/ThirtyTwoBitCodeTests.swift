@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// 32-bit code as courses and books write it, without `bits 32` and with nothing nasm rejects as

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// The unprivileged path: asmrun run by `nobody` (root drops to it with setpriv). Here containment

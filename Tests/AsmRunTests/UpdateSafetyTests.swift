@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 @testable import Compare
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// `--update` under faults: interrupts, concurrent runs, hand edits, read-only files, programs

@@ -1,7 +1,7 @@
 import Synchronization
 import Testing
 
-@testable import Sandbox
+@testable import Processes
 @testable import Suite
 @testable import Support
 

@@ -1,7 +1,7 @@
 import Testing
 
 @testable import Compare
-@testable import Sandbox
+@testable import Processes
 @testable import Support
 
 /// The judge alone: an observation against a case, no process.

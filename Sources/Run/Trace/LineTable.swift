@@ -1,4 +1,4 @@
-import Sandbox
+import Processes
 import Support
 
 /// Which source line each instruction address belongs to, and the symbols that name data: read

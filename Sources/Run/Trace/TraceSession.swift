@@ -1,5 +1,5 @@
 import Build
-import Sandbox
+import Processes
 import Support
 
 /// `asmrun trace`: the program run one instruction at a time with the terminal's stdio,

@@ -1,7 +1,7 @@
 /// Folds repeated passes of a loop as visits arrive: the first pass is shown visit by visit,
 /// the passes after it as one entry (how many, and what the last one changed). A pass is the
 /// sequence of places from a place's previous visit up to the visit that returns to it.
-package struct TraceSummary: Sendable {
+struct TraceSummary: Sendable {
     /// The places shown one by one since the last fold, the newest last.
     private var recent: [TraceVisit.Place] = []
     /// A second pass being checked against the first.
@@ -14,12 +14,12 @@ package struct TraceSummary: Sendable {
     /// How many places back a loop's start is looked for: a longer body is shown in full.
     static let window = 64
 
-    package init(main: String? = nil) {
+    init(main: String? = nil) {
         self.main = main
     }
 
     /// The entries `visit` completes (none while a loop may still be going on).
-    package mutating func add(_ visit: TraceVisit) -> [TraceEntry] {
+    mutating func add(_ visit: TraceVisit) -> [TraceEntry] {
         if var folding = loop {
             if visit.place == folding.body[folding.current.count] {
                 folding.current.append(visit)
@@ -60,7 +60,7 @@ package struct TraceSummary: Sendable {
     }
 
     /// What is still held back, once the program ended.
-    package mutating func finish() -> [TraceEntry] {
+    mutating func finish() -> [TraceEntry] {
         if loop != nil { return finishLoop() }
         guard let checking = candidate else { return [] }
         candidate = nil

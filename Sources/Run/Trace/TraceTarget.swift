@@ -1,7 +1,7 @@
 import Support
 
 /// How one step, or a run to a breakpoint, of a traced program ended.
-package enum TraceStop: Sendable, Equatable {
+enum TraceStop: Sendable, Equatable {
     /// Stopped: signal 5 (SIGTRAP) after a step or at a breakpoint, else the signal it received.
     case stopped(signal: Int32)
     case exited(Int32)

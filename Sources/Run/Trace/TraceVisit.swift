@@ -1,33 +1,33 @@
 /// One visit of a source line: the instructions run on it in a row, and what they changed.
 package struct TraceVisit: Sendable, Equatable, Encodable {
     /// A register (or flag: 0 or 1) and its value after the visit.
-    package struct Change: Sendable, Equatable, Encodable {
-        package var name: String
-        package var value: UInt64
+    struct Change: Sendable, Equatable, Encodable {
+        var name: String
+        var value: UInt64
     }
 
     /// Bytes the visit wrote into the program's data, little-endian as in memory.
-    package struct Write: Sendable, Equatable, Encodable {
-        package var address: UInt64
+    struct Write: Sendable, Equatable, Encodable {
+        var address: UInt64
         /// The data symbol it belongs to (`total`, `table+8`).
-        package var symbol: String?
-        package var old: [UInt8]
-        package var new: [UInt8]
+        var symbol: String?
+        var old: [UInt8]
+        var new: [UInt8]
     }
 
-    package var file: String
-    package var line: Int
+    var file: String
+    var line: Int
     /// The source line's text, comment and leading blanks removed.
-    package var text: String
-    package var registers: [Change] = []
-    package var flags: [Change] = []
-    package var memory: [Write] = []
+    var text: String
+    var registers: [Change] = []
+    var flags: [Change] = []
+    var memory: [Write] = []
     /// System calls and library calls, as printed (`write(1, "hi\n", 3) = 3`).
-    package var events: [String] = []
+    var events: [String] = []
     /// Instructions run.
-    package var steps = 0
+    var steps = 0
 
-    package init(file: String, line: Int, text: String) {
+    init(file: String, line: Int, text: String) {
         self.file = file
         self.line = line
         self.text = text

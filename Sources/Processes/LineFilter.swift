@@ -1,7 +1,7 @@
 /// Drops whole lines that start with a prefix while copying a stream (qemu's own crash line).
 package struct LineFilter: Sendable, Equatable {
     /// Lines beginning with this are dropped.
-    package var droppedPrefix: [UInt8]
+    var droppedPrefix: [UInt8]
 
     package init(droppingLinesStartingWith prefix: String) {
         droppedPrefix = Array(prefix.utf8)

@@ -9,7 +9,7 @@ package enum ArgumentSpace {
     package static var maxStringBytes: Int { 32 * Int(sysconf(Int32(_SC_PAGESIZE))) }
 
     /// Bytes all arguments and environment strings may take, pointers included.
-    package static var maxTotalBytes: Int { Int(sysconf(Int32(_SC_ARG_MAX))) }
+    static var maxTotalBytes: Int { Int(sysconf(Int32(_SC_ARG_MAX))) }
 
     /// What in `arguments` and `environment` (`NAME=VALUE`) the kernel would refuse, as a phrase
     /// (`argument 2 (`xxxx…`) is 200000 bytes, more than the 131072 …`); `nil` when they fit.

@@ -1,3 +1,4 @@
+import Processes
 import Support
 
 /// Where and why a program died by a signal, as the debugger saw it when the run was repeated
@@ -9,7 +10,7 @@ package struct CrashReport: Sendable, Equatable {
         package var name: String
         package var value: UInt64
 
-        package init(name: String, value: UInt64) {
+        init(name: String, value: UInt64) {
             self.name = name
             self.value = value
         }
@@ -43,14 +44,14 @@ package struct CrashReport: Sendable, Equatable {
     package var sourceLine: String?
     /// The faulting instruction, in Intel syntax (`mov QWORD PTR [rax],rbx`).
     package var instruction: String?
-    package var instructionAddress: UInt64?
+    var instructionAddress: UInt64?
     package var registers: [Register] = []
     package var frames: [Frame] = []
     /// The library function the program called when it crashed inside one (`printf`), from its
     /// call instruction.
     package var calledFunction: String?
     /// The stack pointer just before that call.
-    package var stackPointerAtCall: UInt64?
+    var stackPointerAtCall: UInt64?
     package var hints: [String] = []
     /// Registers are 32-bit (an elf32 program).
     package var thirtyTwoBit = false

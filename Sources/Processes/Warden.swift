@@ -25,14 +25,14 @@ package final class Warden: @unchecked Sendable, Equatable {
     /// The folder's size.
     package let bytes: Int
     /// Its cgroup, when cases are counted in one.
-    let cgroup: String?
+    package let cgroup: String?
     /// The cgroup's `pids.max`: the case's limit, the warden counted on top.
-    var maxProcesses: Int?
+    package var maxProcesses: Int?
     /// Its namespace's /proc is its own.
     let privateProc: Bool
     private(set) var reaped = false
 
-    init(_ started: asmrun_warden, folder: String, reach: Int32, bytes: Int, cgroup: String?, maxProcesses: Int?) {
+    package init(_ started: asmrun_warden, folder: String, reach: Int32, bytes: Int, cgroup: String?, maxProcesses: Int?) {
         self.reach = reach
         reachable = "/proc/self/fd/\(reach)"
         self.bytes = bytes
@@ -54,7 +54,7 @@ package final class Warden: @unchecked Sendable, Equatable {
     }
 
     /// It still runs (it may have been ended with a case's process group).
-    var isAlive: Bool {
+    package var isAlive: Bool {
         guard !reaped else { return false }
         var status: Int32 = 0
         if waitpid(pid, &status, WNOHANG) == pid { finishReaping() }
@@ -65,12 +65,12 @@ package final class Warden: @unchecked Sendable, Equatable {
     func reapedElsewhere() { finishReaping() }
 
     /// Kills it (and so everything in its namespaces), without waiting.
-    func end() {
+    package func end() {
         if !reaped { kill(pid, SIGKILL) }
     }
 
     /// Closes its socket (it then ends), ends it and reaps it, and removes its folder's contents.
-    func retire() {
+    package func retire() {
         if !reaped {
             kill(pid, SIGKILL)
             var status: Int32 = 0

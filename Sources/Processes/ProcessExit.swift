@@ -4,11 +4,11 @@ import Support
 
 /// Waiting for processes to end without sleeping: a pidfd becomes readable when its process
 /// exits, so `poll` wakes exactly then.
-enum ProcessExit {
+package enum ProcessExit {
     /// Sends `signal` to each of `pids` and waits, at most `seconds`, until all have exited.
     /// Returns false when some were still running at the deadline.
     @discardableResult
-    static func signalAndAwait(_ pids: [pid_t], signal: Int32 = SIGKILL, seconds: Double = 2) -> Bool {
+    package static func signalAndAwait(_ pids: [pid_t], signal: Int32 = SIGKILL, seconds: Double = 2) -> Bool {
         // Opened before the signal, so a recycled pid can never be mistaken for the process.
         var watched: [pollfd] = []
         var unwatched: [pid_t] = []

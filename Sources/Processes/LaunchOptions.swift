@@ -36,7 +36,7 @@ package struct LaunchOptions: Sendable, Equatable {
     /// Seconds before the child's process group gets SIGTERM; `nil` waits forever.
     package var timeout: Double?
     /// Seconds between SIGTERM and SIGKILL.
-    package var killGrace: Double = 0.5
+    var killGrace: Double = 0.5
     /// Puts the child in its own process group, so its whole tree can be ended.
     package var newProcessGroup = true
     /// The child gives up asmrun's controlling terminal (TIOCNOTTY): it cannot open /dev/tty,

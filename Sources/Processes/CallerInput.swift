@@ -49,7 +49,7 @@ package final class CallerInput: Sendable {
     }
 
     /// The bytes a relay keeps for a repeat, at most.
-    package static let defaultLimit = 16 << 20
+    static let defaultLimit = 16 << 20
 
     package let kind: Kind
     /// The program's stdin: asmrun's own, or the read end of the relay's pipe.

@@ -12,7 +12,7 @@ import Support
 /// the process's, so every launcher in the process must share it, whatever run it belongs to.
 /// Nothing holds it longer than one open-write-close (a seal also reads the executable's first
 /// 64 KiB on that descriptor) or one spawn.
-enum SpawnGate {
+package enum SpawnGate {
     nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_rwlock_t> = {
         let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
         pthread_rwlock_init(lock, nil)
@@ -20,14 +20,14 @@ enum SpawnGate {
     }()
 
     /// Runs a spawn; many may run at once.
-    static func spawning<T>(_ body: () throws -> T) rethrows -> T {
+    package static func spawning<T>(_ body: () throws -> T) rethrows -> T {
         pthread_rwlock_rdlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         return try body()
     }
 
     /// Runs `body` while no spawn is in progress.
-    static func exclusive<T>(_ body: () throws -> T) rethrows -> T {
+    package static func exclusive<T>(_ body: () throws -> T) rethrows -> T {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         return try body()

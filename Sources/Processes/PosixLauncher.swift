@@ -160,7 +160,7 @@ extension asmrun_spawn_request {
     }
 
     /// Runs the program as `identity` (see `CaseIdentity`), when there is one.
-    mutating func take(_ identity: CaseIdentity?) {
+    package mutating func take(_ identity: CaseIdentity?) {
         guard let identity else { return }
         switch_identity = 1
         identity_uid = identity.uid
@@ -176,27 +176,4 @@ extension ResourceLimits {
             cpu_seconds: value(cpuSeconds), processes: value(processes),
             open_files: value(openFiles))
     }
-}
-
-/// A NULL-terminated `char *[]` owned until `free()`.
-struct CStringArray {
-    let pointer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
-    private let count: Int
-
-    init(_ strings: [String]) {
-        count = strings.count
-        pointer = .allocate(capacity: strings.count + 1)
-        for (index, string) in strings.enumerated() { pointer[index] = strdup(string) }
-        pointer[strings.count] = nil
-    }
-
-    func free() {
-        for index in 0..<count { Glibc.free(pointer[index]) }
-        pointer.deallocate()
-    }
-}
-
-func withOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
-    guard let string else { return body(nil) }
-    return string.withCString { body($0) }
 }

@@ -1,6 +1,7 @@
 import CAsmRunSpawn
 import CSeccomp
 import Glibc
+import Processes
 
 /// The system call filter every case runs under, built once per run with libseccomp and kept as
 /// the kernel's BPF program, so a worker's warden (or, without wardens, each case) only installs
@@ -17,10 +18,7 @@ import Glibc
 /// call numbers with bit 30 set, on x86_64), kills the process: a third copy of every rule for
 /// an ABI no test program uses made the filter half as long again, and every install pays for its
 /// length when the kernel compiles it.
-package struct SeccompFilter: Sendable, Equatable {
-    /// The `struct sock_filter` array.
-    package let program: [UInt8]
-
+extension SeccompFilter {
     /// Calls refused by name; a name this libseccomp or architecture does not know is skipped.
     static let refused = [
         "mount", "umount", "umount2", "mount_setattr", "move_mount", "open_tree", "fsopen", "fsconfig", "fsmount",

@@ -4,7 +4,7 @@ import Synchronization
 /// Looks executables up on a search path without spawning anything; each name is looked up
 /// once per locator (a suite builds thousands of programs with the same nasm and ld).
 package struct ExecutableLocator: Sendable {
-    package let searchPath: [String]
+    let searchPath: [String]
     private let found = Memo()
 
     private final class Memo: Sendable {
