@@ -1,6 +1,6 @@
 import Build
-import Run
 import Processes
+import Run
 import Support
 
 extension RunCommand {
