@@ -52,6 +52,7 @@ complete -c asmrun -n $run -l runner -x -a 'auto native qemu binfmt' -d 'What ru
 complete -c asmrun -n $run -s o -r -F -d 'Also keep the executable here'
 complete -c asmrun -n $run -l strace -d 'Print the system calls after the run'
 complete -c asmrun -n $run -l no-crash-report -d 'On a crash one line, no second run under gdb'
+complete -c asmrun -n $run -l no-checks -d 'No ABI checks, no syscall warnings'
 complete -c asmrun -n $run -s g -l debug -d 'Build with line tables, run and keep that build'
 complete -c asmrun -n '__fish_seen_subcommand_from debug' -l batch -d 'Stop at the start, print the line, quit'
 complete -c asmrun -n '__fish_seen_subcommand_from debug' -l stdin -r -F -d 'The program reads this file'
@@ -85,6 +86,8 @@ complete -c asmrun -n $test -l gradescope -r -F -d 'Gradescope results.json'
 complete -c asmrun -n $test -l csv -r -F -d 'Gradebook, one row per submission'
 complete -c asmrun -n $test -l report-dir -r -a '(__fish_complete_directories)' -d 'Markdown report per submission'
 complete -c asmrun -n $test -l no-isolation -d 'Run cases with network and a writable file system'
+complete -c asmrun -n $test -l checks -x -a 'always on-failure' -d 'When a case runs again for the ABI checks'
+complete -c asmrun -n $test -l no-checks -d 'No ABI checks, no syscall warnings'
 
 # Both.
 complete -c asmrun -l timeout -x -d 'Seconds before the program is ended'

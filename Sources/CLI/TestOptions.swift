@@ -45,18 +45,15 @@ extension TestPlan {
                 }
                 outputLimit = bytes
             case "--limit": try parseLimit(try scanner.value(for: argument))
-            case "--scratch-limit":
-                let text = try scanner.value(for: argument)
-                guard let bytes = ProgramSettings.parseSize(text, in: (1 << 20)...(64 << 30)) else {
-                    throw UsageError("--scratch-limit takes a size from 1M to 64G (such as 512M), not `\(text)`")
-                }
-                scratchLimit = bytes
+            case "--scratch-limit": scratchLimit = try Self.parseScratchLimit(try scanner.value(for: argument))
             case "--c-flags", "--link-flags": try addFlags(argument, try scanner.value(for: argument))
             case "--junit": junitPath = try scanner.value(for: argument)
             case "--json": jsonPath = try scanner.value(for: argument)
             case "-v", "--verbose": verbose = true
             case "--no-cache": cache.enabled = false
             case "--no-isolation": isolate = false
+            case "--no-checks": checks = false
+            case "--checks": checksAlways = try Self.parseChecks(try scanner.value(for: argument))
             case "--cache-dir": cache.directory = try scanner.value(for: argument)
             case let option where option.hasPrefix("-") && option.count > 1:
                 throw UsageError.unknownOption(option, help: "asmrun test --help")
@@ -107,6 +104,21 @@ extension TestPlan {
         guard !update, referencePath == nil, !untrusted else { return nil }
         let runner = runners == [.auto] ? [] : ["--runner", runners.map(\.description).joined(separator: ",")]
         return AcceptCommand(extraArguments: runner)
+    }
+
+    /// `--checks always` (every case run again for the ABI checks) or `on-failure` (the default).
+    static func parseChecks(_ text: String) throws -> Bool {
+        guard text == "always" || text == "on-failure" else {
+            throw UsageError("--checks takes `always` or `on-failure` (the default), not `\(text)`", fix: "turn them off with --no-checks")
+        }
+        return text == "always"
+    }
+
+    static func parseScratchLimit(_ text: String) throws -> Int {
+        guard let bytes = ProgramSettings.parseSize(text, in: (1 << 20)...(64 << 30)) else {
+            throw UsageError("--scratch-limit takes a size from 1M to 64G (such as 512M), not `\(text)`")
+        }
+        return bytes
     }
 
     static func parseRunners(_ text: String) throws -> [RunnerChoice] {

@@ -34,6 +34,8 @@ enum Usage {
           --strace                   print the program's system calls after it ran (strace natively,
                                      qemu's -strace under qemu)
           --no-crash-report          on a crash print one line; do not run the program again under gdb
+          --no-checks                no ABI checks: no `syscall` warnings, a crash not run again to
+                                     check the calling convention (Documentation/crash-reports.md)
           -g, --debug                build with line tables, as nasm -g and cc -g do; run that build
                                      and keep it at -o (crash reports have lines without it)
           -v, --verbose              print each tool command line
@@ -159,6 +161,10 @@ enum Usage {
           --report-dir DIR         write a Markdown report per submission, for its student
           --no-cache, --cache-dir DIR
           --no-isolation           run cases with the network and a writable file system
+          --checks always|on-failure
+                                   run every case again under gdb for the ABI checks, a finding
+                                   failing it (default: only failed cases, their findings shown)
+          --no-checks              no ABI checks and no `syscall` warnings
           -v, --verbose            print passing cases and tool command lines
 
         EXPECTATIONS
