@@ -62,7 +62,8 @@ package struct TestSession: Sendable {
             Containment(
                 writable: scratch.path,
                 visible: [store.scratch] + store.runnableFolders + Self.prefixRunners(plan.runners, context, toolchain),
-                isolate: plan.isolate, folderBytes: plan.scratchLimit, launcher: context.launcher)
+                isolate: plan.isolate, folderBytes: plan.scratchLimit, cgroupParent: context.environment["ASMRUN_CGROUP_PARENT"],
+                launcher: context.launcher)
         }
         defer { containment.value.close(reapingAll: context.ownsProcess) }
         if plan.isolate, plan.untrusted || plan.referencePath != nil,
