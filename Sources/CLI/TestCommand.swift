@@ -21,12 +21,29 @@ enum TestCommand {
     static func execute(_ session: TestSession) -> Int32 {
         let (plan, context) = (session.plan, session.context)
         do {
+            if plan.review && !TerminalKeys.inputIsTerminal {
+                throw UsageError(
+                    "--review asks for keys on a terminal, and standard input is not one",
+                    fix: "run it in a terminal, or record a case with `--update --filter ID`")
+            }
             if plan.list {
                 for line in try session.list() { context.console.write(line + "\n") }
                 return ExitStatus.success
             }
             let printer = RunPrinter(plan: plan, context: context)
-            return printer.finish(try session.run { printer.show($0) })
+            let outcome = try session.run { printer.show($0) }
+            guard plan.review, let outcome, !outcome.interrupted, let console = printer.console else { return printer.finish(outcome) }
+            let review = Review(
+                console: context.console, diagnostics: context.diagnostics, readKey: TerminalKeys.read, record: session.accept)
+            // Raw while keys are asked; as it was while the accepted cases are recorded (Ctrl-C interrupts).
+            var reviewed = TerminalKeys.raw { review.decide(Review.reviewable(outcome.suite.reports)) }
+            review.recordAccepted(&reviewed)
+            let extra = outcome.suite.holeWarnings + outcome.scoreLines + reviewed.summaryLines
+            console.finish(complete: outcome.complete, seconds: outcome.seconds, reason: outcome.reason, extra: extra)
+            return ExitStatus.test(
+                failed: reviewed.failuresLeft(in: outcome.suite.reports), flaky: outcome.tally.flaky, allowFlaky: plan.allowFlaky,
+                complete: outcome.complete, pathProblems: outcome.pathProblems, unwrittenReports: outcome.unwrittenReports,
+                interrupted: reviewed.interrupted)
         } catch {
             return ExitStatus.failed(error, in: .test, context.diagnostics)
         }
@@ -57,16 +74,18 @@ enum TestCommand {
             }
         }
 
+        /// The reporter, once the run started.
+        var console: ConsoleReporter? { reporter.withLock { $0 } }
+
         /// The summary, and the run's exit status.
         func finish(_ outcome: TestOutcome?) -> Int32 {
-            guard let outcome, let console = reporter.withLock({ $0 }) else { return ExitStatus.interrupted }
+            guard let outcome, let console else { return ExitStatus.interrupted }
             console.finish(
                 complete: outcome.complete, seconds: outcome.seconds, reason: outcome.reason,
                 extra: outcome.suite.holeWarnings + outcome.scoreLines)
             return ExitStatus.test(
                 failed: outcome.tally.failed, flaky: outcome.tally.flaky, allowFlaky: plan.allowFlaky, complete: outcome.complete,
-                pathProblems: outcome.pathProblems,
-                unwrittenReports: outcome.unwrittenReports, interrupted: outcome.interrupted)
+                pathProblems: outcome.pathProblems, unwrittenReports: outcome.unwrittenReports, interrupted: outcome.interrupted)
         }
     }
 }

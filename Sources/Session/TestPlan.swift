@@ -12,6 +12,8 @@ package struct TestPlan: Sendable {
     package var paths: [String] = []
     /// `--update`: record results as expectations.
     package var update = false
+    /// `--review`: walk the failing cases after the run and record those the user accepts.
+    package var review = false
     /// `-j`: parallel jobs.
     package var jobs = Processors.available
     /// `--runner`: the runners every case runs under, in order (the first is the baseline).
@@ -60,6 +62,10 @@ package struct TestPlan: Sendable {
     package var watch = false
     /// A watch mode's rerun: only the programs a save touched, and any new one.
     package var rerun: Rerun?
+    /// The ABI checks (`--no-checks` turns them off).
+    package var checks = true
+    /// `--checks always`: every case run again for the ABI checks, a finding failing it.
+    package var checksAlways = false
 
     package init() {}
 
@@ -87,6 +93,8 @@ package struct TestPlan: Sendable {
         configuration.ceilings = ceilings
         configuration.traceCommands = verbose
         configuration.explainsExpectedCrashes = verbose
+        configuration.checks = checks
+        configuration.checksAlways = checks && checksAlways
         return configuration
     }
 }
