@@ -15,11 +15,11 @@ package struct Review {
     /// How the review ended, and what it recorded.
     package struct Outcome: Sendable {
         /// Each case shown, with the key's decision, in the order shown.
-        package var decisions: [(report: CaseReport, decision: Decision)] = []
+        var decisions: [(report: CaseReport, decision: Decision)] = []
         /// Cases not reached (quit, the end of the input, Ctrl-C).
-        package var unreviewed: [CaseReport] = []
+        var unreviewed: [CaseReport] = []
         /// What recording the accepted cases did (empty when none was accepted).
-        package var acceptance = TestSession.Acceptance()
+        var acceptance = TestSession.Acceptance()
         /// Ctrl-C ended the review (or the recording).
         package var interrupted = false
         /// Recording could not start (a usage or setup error, emitted).
