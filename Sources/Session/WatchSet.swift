@@ -26,7 +26,7 @@ package struct WatchSet: Sendable, Equatable {
     package struct Affected: Sendable, Equatable {
         package var programs: Set<String> = []
         /// A new source, Markdown file or folder appeared: discovery may find a new program.
-        package var newPrograms = false
+        var newPrograms = false
 
         package var isEmpty: Bool { programs.isEmpty && !newPrograms }
     }
@@ -61,12 +61,12 @@ package struct WatchSet: Sendable, Equatable {
 
     /// Whether a save of `path` can matter: a file some program reads, or a file or folder that
     /// may make a new program. (A report written into a watched folder does not.)
-    package func isRelevant(_ path: String) -> Bool {
+    func isRelevant(_ path: String) -> Bool {
         readers[path] != nil || owners[PathName.directory(of: path)] != nil || mayBeProgram(path)
     }
 
     /// The programs that read what changed, and whether a new program may have appeared.
-    package func affected(by changed: [String]) -> Affected {
+    func affected(by changed: [String]) -> Affected {
         var affected = Affected()
         for path in changed {
             if let users = readers[path] {
@@ -127,7 +127,7 @@ extension WatchSet.Program {
 
 extension WatchSet {
     /// `path` with its folder's real path: a file replaced by a rename keeps this name.
-    package static func canonical(_ path: String) -> String? {
+    static func canonical(_ path: String) -> String? {
         let folder = PathName.directory(of: path)
         guard let real = Files.realPath(folder.isEmpty ? "." : folder) else { return nil }
         let name = PathName.lastComponent(of: path)
