@@ -10,7 +10,7 @@ import Testing
 
 /// Hostile names, sizes and paths given to the real tools: asmrun answers with one clear line and
 /// never lets a name forge output, a build fill the disk, or `-o` replace an input.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct BadInputTests {
     private static let hello = try! String(contentsOfFile: Fixture.corpus + "/hello.asm", encoding: .utf8)
 

@@ -9,7 +9,7 @@ import Testing
 
 /// What an asmrun killed with SIGKILL leaves (scratch folders, a case still running, its pids
 /// cgroup, a half-written `.expect`) is removed by the next run, and nothing of a live run is.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct DebrisTests {
     private static let hello = try! String(contentsOfFile: Fixture.corpus + "/hello.asm", encoding: .utf8)
 

@@ -68,7 +68,7 @@ import Testing
     /// Through the command line: links that are no loop, and a folder's loop, leave a passing
     /// run passing (exit 0); a loop of program names is an error (exit 1).
     @Test(
-        .tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"),
+        .tags(.integration), .needsTools,
         arguments: [
             ([("progs/alias.asm", "hello.asm"), ("a-link", "progs")], Int32(0), 0),
             ([("progs/up", "..")], Int32(0), 1),

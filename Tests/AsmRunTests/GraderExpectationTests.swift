@@ -6,7 +6,7 @@ import Testing
 /// The expectations a grader writes, with the built binary: statuses that accept more than one
 /// outcome, comments `--update` keeps, output-only cases, the output of a timed-out case, and
 /// `--update` saying out loud when it records a crash or runners that disagree.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct GraderExpectationTests {
     /// Prints `hi`, then dies by SIGSEGV.
     static let crash = """

@@ -11,6 +11,20 @@ extension Tag {
     @Tag static var integration: Self
 }
 
+/// What a suite or test needs of the machine, and the reason it names when skipped.
+extension Trait where Self == ConditionTrait {
+    static var needsTools: Self {
+        .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)")
+    }
+    static var needsDebugTools: Self {
+        .enabled(if: Fixture.debugToolsAvailable, "gdb-multiarch or strace is not installed (make deps)")
+    }
+    static var needsIsolatingRoot: Self {
+        .enabled(if: Fixture.rootMayIsolate, "needs root on a kernel that lets root unshare every namespace (unshare(1) says)")
+    }
+    static var needsNativeHost: Self { .enabled(if: Fixture.nativeHost, "the native runner needs an x86_64 host") }
+}
+
 /// Paths and helpers shared by the tests.
 enum Fixture {
     static let packageRoot: String = {

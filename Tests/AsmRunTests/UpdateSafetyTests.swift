@@ -8,7 +8,7 @@ import Testing
 
 /// `--update` under faults: interrupts, concurrent runs, hand edits, read-only files, programs
 /// that do not build, symlinks. Nothing recorded is lost, nothing wrong is recorded.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct UpdateSafetyTests {
     private static let hello = try! String(contentsOfFile: Fixture.corpus + "/hello.asm", encoding: .utf8)
     private static let stale = "[case default]\nstdout:\n| stale\nstatus: exit 9\n"
