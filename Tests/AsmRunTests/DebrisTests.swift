@@ -11,7 +11,6 @@ import Testing
 /// cgroup, a half-written `.expect`) is removed by the next run, and nothing of a live run is.
 @Suite(.tags(.integration), .needsTools)
 struct DebrisTests {
-    private static let hello = try! String(contentsOfFile: Fixture.corpus + "/hello.asm", encoding: .utf8)
 
     /// Case processes still running from scratch folders under `sandbox` (every case carries
     /// `TMPDIR=<its case folder>`; the cases' pids are their own PID namespaces').
@@ -50,7 +49,7 @@ struct DebrisTests {
         defer { Files.removeTree(suite) }
         let sandbox = suite + "/tmp"
         #expect(mkdir(sandbox, 0o755) == 0)
-        try Fixture.write(Self.hello, to: suite + "/hello.asm")
+        try Fixture.write(Fixture.corpusHello, to: suite + "/hello.asm")
         try Fixture.write("[case default]\nstatus: exit 9\n", to: suite + "/hello.expect")
         // A rewrite that died half-way, and one a live writer still holds.
         try Fixture.write("[case def", to: suite + "/.hello.expect.asmrun-Dead01")
@@ -100,7 +99,7 @@ struct DebrisTests {
         defer { Files.removeTree(suite) }
         let sandbox = suite + "/tmp"
         #expect(mkdir(sandbox, 0o755) == 0)
-        try Fixture.write(Self.hello, to: suite + "/hello.asm")
+        try Fixture.write(Fixture.corpusHello, to: suite + "/hello.asm")
         let visible = try Fixture.visibleDirectory()
         defer { Files.removeTree(visible) }
         let ready = try Readiness(in: visible)

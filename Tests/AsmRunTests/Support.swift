@@ -35,6 +35,9 @@ enum Fixture {
 
     static let corpus = packageRoot + "/asm"
 
+    /// The text of the corpus's asm/hello.asm.
+    static let corpusHello = try! String(contentsOfFile: corpus + "/hello.asm", encoding: .utf8)
+
     /// The `asmrun` binary `swift test` built next to the test bundle.
     static let binary: String = {
         let bundleDirectory = (CommandLine.arguments[0] as NSString).deletingLastPathComponent

@@ -10,7 +10,6 @@ import Testing
 /// that do not build, symlinks. Nothing recorded is lost, nothing wrong is recorded.
 @Suite(.tags(.integration), .needsTools)
 struct UpdateSafetyTests {
-    private static let hello = try! String(contentsOfFile: Fixture.corpus + "/hello.asm", encoding: .utf8)
     private static let stale = "[case default]\nstdout:\n| stale\nstatus: exit 9\n"
 
     private func read(_ path: String) throws -> String { String(decoding: try Files.read(path), as: UTF8.self) }
@@ -27,10 +26,10 @@ struct UpdateSafetyTests {
         let suite = try Fixture.temporaryDirectory()
         defer { Files.removeTree(suite) }
         for name in ["a_fast", "b_fast", "slow0", "slow1"] {
-            try Fixture.write(Self.hello, to: suite + "/\(name).asm")
+            try Fixture.write(Fixture.corpusHello, to: suite + "/\(name).asm")
             try Fixture.write(Self.stale, to: suite + "/\(name).expect")
         }
-        try Fixture.write(Self.hello, to: suite + "/c_new.asm")
+        try Fixture.write(Fixture.corpusHello, to: suite + "/c_new.asm")
         let before = try snapshot(suite)
         // Cases see /tmp and /dev/shm as fresh, empty folders: the runner and its FIFO live where they can reach them.
         let visible = try Fixture.visibleDirectory()
@@ -83,7 +82,7 @@ struct UpdateSafetyTests {
     @Test func aHandEditMadeDuringTheUpdateIsKept() throws {
         let suite = try Fixture.temporaryDirectory()
         defer { Files.removeTree(suite) }
-        try Fixture.write(Self.hello, to: suite + "/hello.asm")
+        try Fixture.write(Fixture.corpusHello, to: suite + "/hello.asm")
         try Fixture.write("[case a]\nstatus: exit 9\n\n[case b]\nargs: B\nstatus: exit 9\n", to: suite + "/hello.expect")
         let visible = try Fixture.visibleDirectory()
         defer { Files.removeTree(visible) }
@@ -120,7 +119,7 @@ struct UpdateSafetyTests {
             chmod(suite, 0o755)
             Files.removeTree(suite)
         }
-        try Fixture.write(Self.hello, to: suite + "/hello.asm")
+        try Fixture.write(Fixture.corpusHello, to: suite + "/hello.asm")
         try Fixture.write(Self.stale, to: suite + "/hello.expect")
         chmod(readOnly == "file" ? suite + "/hello.expect" : suite, readOnly == "file" ? 0o444 : 0o555)
         let result = Fixture.test([suite, "--update", "--runner", "qemu"])
@@ -146,7 +145,7 @@ struct UpdateSafetyTests {
     @Test func aSymlinkedExpectationIsWrittenThroughAndKeepsItsMode() throws {
         let suite = try Fixture.temporaryDirectory()
         defer { Files.removeTree(suite) }
-        try Fixture.write(Self.hello, to: suite + "/tests/hello.asm")
+        try Fixture.write(Fixture.corpusHello, to: suite + "/tests/hello.asm")
         // Inside the program's folder: a link out of it is refused (ReportAttackTests).
         let shared = suite + "/tests/shared/hello.expect"
         try Fixture.write(Self.stale, to: shared)
