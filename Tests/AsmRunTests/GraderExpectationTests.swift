@@ -131,7 +131,8 @@ struct GraderExpectationTests {
 
     @Test func aTimedOutCaseShowsTheOutputItProduced() throws {
         // Fixture.hello, spinning where it would exit.
-        let partial = Fixture.hello.replacingOccurrences(of: "    mov eax, 60\n    xor edi, edi\n    syscall\n", with: ".spin:\n    jmp .spin\n")
+        let exit = "    mov eax, 60\n    xor edi, edi\n    syscall\n"
+        let partial = Fixture.hello.replacingOccurrences(of: exit, with: ".spin:\n    jmp .spin\n")
         try #require(partial.contains(".spin") && !partial.contains("mov eax, 60"))
         let directory = try folder(partial, "[case default]\nstdout:\n| hello\n| part2\nstatus: exit 0\n")
         defer { Files.removeTree(directory) }
