@@ -8,7 +8,4 @@
 %include "execstack.inc"
 global main
 main:
-        on_signal 11, handler
-        run_stack_code
-
-        stack_fault_handler
+        run_stack_code_or_report_fault

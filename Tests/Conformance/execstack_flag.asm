@@ -6,7 +6,4 @@
 %include "execstack.inc"
 global _start
 _start:
-        on_signal 11, handler
-        run_stack_code
-
-        stack_fault_handler
+        run_stack_code_or_report_fault
