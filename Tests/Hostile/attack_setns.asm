@@ -9,8 +9,6 @@ text mnt_in, "setns mnt: entered"
 text mnt_no, "setns mnt: refused"
 text net_in, "setns net: entered"
 text net_no, "setns net: refused"
-text written, "outside: written"
-text blocked, "outside: blocked"
 section .text
 global _start
 _start:
@@ -34,5 +32,5 @@ _start:
 .outside:
         argv_or_exit 1
         mov     rdi, rsi
-        try_create
+        try_create "outside"
 
