@@ -61,9 +61,7 @@ struct DebrisTests {
         let visible = try Fixture.visibleDirectory()
         defer { Files.removeTree(visible) }
         let ready = try Readiness(in: visible)
-        let runner = visible + "/runner.sh"
-        try Fixture.write("#!/bin/sh\necho $$ > \(ready.path)\nexec sleep 600\n", to: runner)
-        chmod(runner, 0o755)
+        let runner = try ready.runner("echo $$ > \(ready.path)\nexec sleep 600\n")
         // Without isolation (or on a host without PID namespaces) a case outlives a killed asmrun;
         // with it, the case's init dies with asmrun and takes its namespace along.
         let first = try BackgroundAsmrun(
@@ -103,11 +101,9 @@ struct DebrisTests {
         let visible = try Fixture.visibleDirectory()
         defer { Files.removeTree(visible) }
         let ready = try Readiness(in: visible)
-        let runner = visible + "/runner.sh"
         // Says which cgroup the case is in, then waits to be killed.
         let said = "{ grep :pids: /proc/self/cgroup || grep ^0:: /proc/self/cgroup; } | head -n 1 > \(ready.path)"
-        try Fixture.write("#!/bin/sh\n\(said)\nexec sleep 600\n", to: runner)
-        chmod(runner, 0o755)
+        let runner = try ready.runner("\(said)\nexec sleep 600\n")
         let command = ["test", suite, "--update", "--runner", runner, "--no-cache"]
         var trees: [String] = []
         for (extra, wrapper) in [([], []), (["--no-isolation"], []), ([], ["/usr/bin/unshare", "-p", "-f", "--mount-proc"])] {

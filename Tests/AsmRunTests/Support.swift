@@ -178,10 +178,12 @@ enum Fixture {
 /// end-of-file between writers.
 final class Readiness {
     let path: String
+    private let directory: String
     private let reader: Int32
     private let keeper: Int32
 
     init(in directory: String) throws {
+        self.directory = directory
         path = directory + "/ready.fifo"
         // Writable by everyone, whatever the umask: root's cases run as nobody.
         guard mkfifo(path, 0o666) == 0, chmod(path, 0o666) == 0 else { throw POSIXError(.EEXIST) }
@@ -192,6 +194,14 @@ final class Readiness {
     deinit {
         close(reader)
         close(keeper)
+    }
+
+    /// Writes `runner.sh` beside the FIFO, a shell script of `body` for `--runner`; its path.
+    func runner(_ body: String) throws -> String {
+        let script = directory + "/runner.sh"
+        try Fixture.write("#!/bin/sh\n" + body, to: script)
+        guard chmod(script, 0o755) == 0 else { throw POSIXError(.EPERM) }
+        return script
     }
 
     /// The first `count` lines written, waiting at most `seconds` for them (fewer on timeout).

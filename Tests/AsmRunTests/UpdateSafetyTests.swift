@@ -36,9 +36,7 @@ struct UpdateSafetyTests {
         defer { Files.removeTree(visible) }
         let ready = try Readiness(in: visible)
         // A runner that runs fast programs and holds slow ones until the interrupt ends them.
-        let runner = visible + "/runner.sh"
-        try Fixture.write("#!/bin/sh\ncase \"$1\" in ./slow*) echo $$ > \(ready.path); exec sleep 60;; esac\nexec \"$@\"\n", to: runner)
-        chmod(runner, 0o755)
+        let runner = try ready.runner("case \"$1\" in ./slow*) echo $$ > \(ready.path); exec sleep 60;; esac\nexec \"$@\"\n")
         let run = try BackgroundAsmrun(
             ["test", suite, "--update", "--runner", runner, "-j", "2", "--no-cache", "--json", suite + "/r.json"])
         // (The pids they report are their own PID namespaces': that the interrupt ends them is
@@ -90,9 +88,7 @@ struct UpdateSafetyTests {
         let go = visible + "/go.fifo"
         #expect(mkfifo(go, 0o666) == 0)
         // Case b waits for the test to say go, so the test can edit the file while it runs.
-        let runner = visible + "/runner.sh"
-        try Fixture.write("#!/bin/sh\nif [ \"$2\" = B ]; then echo b > \(ready.path); read x < \(go); fi\nexec \"$@\"\n", to: runner)
-        chmod(runner, 0o755)
+        let runner = try ready.runner("if [ \"$2\" = B ]; then echo b > \(ready.path); read x < \(go); fi\nexec \"$@\"\n")
         let run = try BackgroundAsmrun(["test", suite, "--update", "--runner", runner, "-j", "1", "--no-cache"])
         #expect(ready.lines(1, within: 60) == ["b"])
         try Fixture.write(
