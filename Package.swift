@@ -44,7 +44,7 @@ let package = Package(
         // Unit tests: one type at a time with fakes, no process started.
         .testTarget(
             name: "AsmRunUnitTests",
-            dependencies: ["AsmRunTestSupport", "Report", "Suite", "Compare", "Run", "Source", "Processes", "Support"]),
+            dependencies: ["AsmRunTestSupport", "Session", "Report", "Suite", "Compare", "Run", "Source", "Processes", "Support"]),
         // Tests that run the tools (nasm, ld, cc, qemu, gdb) and the built binary.
         .testTarget(
             name: "AsmRunTests",

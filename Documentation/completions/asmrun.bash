@@ -9,8 +9,8 @@ _asmrun() {
         words=("${COMP_WORDS[@]}")
         cword=$COMP_CWORD
     fi
-    local run_options="-f --format -I -D --link -l --link-flags --c-flags --runner -o --timeout --strace --no-crash-report -g --debug --batch --stdin --steps --json --no-cache --cache-dir -v --verbose -h --help --version"
-    local test_options="--update -j --jobs --runner --filter --list --shard --balance --fail-fast --retries --allow-flaky --timeout --output-limit --limit --scratch-limit --c-flags --link-flags --junit --json --reference --untrusted --gradescope --csv --report-dir --no-isolation --no-cache --cache-dir -v --verbose -h --help"
+    local run_options="-f --format -I -D --link -l --link-flags --c-flags --runner -o --timeout --strace --no-crash-report --no-checks -g --debug --batch --stdin --steps --json --no-cache --cache-dir -v --verbose -h --help --version"
+    local test_options="--update --review -j --jobs --runner --filter --list --shard --balance --fail-fast --retries --allow-flaky --timeout --output-limit --limit --scratch-limit --c-flags --link-flags --junit --json --reference --untrusted --gradescope --csv --report-dir --no-isolation --checks --no-checks --no-cache --cache-dir -v --verbose -h --help"
     local command="" i
     for ((i = 1; i < cword; i++)); do
         if [[ ${words[i]} == -- ]]; then
@@ -28,6 +28,7 @@ _asmrun() {
     case $prev in
         -f | --format) COMPREPLY=($(compgen -W "elf64 elf32" -- "$cur")); return ;;
         --link) COMPREPLY=($(compgen -W "auto ld cc" -- "$cur")); return ;;
+        --checks) COMPREPLY=($(compgen -W "always on-failure" -- "$cur")); return ;;
         --runner)
             if [[ $command == test ]]; then
                 COMPREPLY=($(compgen -W "auto native qemu binfmt all native,qemu" -- "$cur"))

@@ -58,6 +58,12 @@ package struct ElfSymbols: Sendable, Equatable {
         ElfReader(bytes)?.codeSections() ?? []
     }
 
+    /// The loaded sections a program cannot write (`.text`, `.rodata`, …), where they are loaded:
+    /// what names the section a write faulted in.
+    package static func readOnlySections(_ bytes: [UInt8]) -> [CodeSection] {
+        ElfReader(bytes)?.loadedSections { $0 & 3 == 2 } ?? []  // SHF_ALLOC without SHF_WRITE
+    }
+
     private static func archive(_ bytes: [UInt8]) -> ElfSymbols? {
         var result = ElfSymbols(format: nil)
         var offset = 8
@@ -103,6 +109,8 @@ package struct CodeSection: Sendable, Equatable {
         self.start = start
         self.end = end
     }
+
+    package func contains(_ address: UInt64) -> Bool { start <= address && address < end }
 }
 
 /// Just enough of the ELF format (the System V gABI) to walk the section headers to `.symtab`.
@@ -142,9 +150,14 @@ private struct ElfReader {
     }
 
     func codeSections() -> [CodeSection] {
+        loadedSections { $0 & 6 == 6 }  // SHF_ALLOC | SHF_EXECINSTR
+    }
+
+    /// The sections whose flags pass `test`, with a size and an address.
+    func loadedSections(where test: (Int) -> Bool) -> [CodeSection] {
         let word = is64 ? 8 : 4
         return namedSections().compactMap { header, name in
-            guard let flags = integer(at: header + 8, size: word), flags & 6 == 6,  // SHF_ALLOC | SHF_EXECINSTR
+            guard let flags = integer(at: header + 8, size: word), test(flags),
                 let start = integer(at: header + (is64 ? 16 : 12), size: word),
                 let size = integer(at: header + (is64 ? 32 : 20), size: word)
             else { return nil }

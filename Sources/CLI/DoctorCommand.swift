@@ -127,7 +127,8 @@ struct DoctorCommand: Sendable {
     private func containmentLines() -> [String] {
         var lines = ["containment of test cases:"]
         if let scratch = try? TemporaryDirectory(prefix: "doctor", environment: context.environment, claimed: true) {
-            let containment = Containment(writable: scratch.path, launcher: context.launcher)
+            let containment = Containment(
+                writable: scratch.path, cgroupParent: context.environment["ASMRUN_CGROUP_PARENT"], launcher: context.launcher)
             for layer in Containment.alwaysOn + containment.layers + [BuildView.layer(scratch: scratch.path)] {
                 lines.append("  \(layer.name): \(layer.active ? "active" : "unavailable"), \(layer.detail)")
             }

@@ -1,4 +1,5 @@
 import Build
+import Processes
 import Run
 import Support
 
@@ -17,5 +18,26 @@ extension RunCommand {
             program: prepared.probeProgram(symbols: symbols), argv0: prepared.program.argv0, arguments: options.programArguments,
             environment: nil, runner: prepared.runner)
         return try body(run, prepared, folder.path)
+    }
+}
+
+extension RunCommand {
+    /// The ABI checks' findings for a run that crashed, repeated under the debugger with its input.
+    func abiFindings(_ prepared: Prepared, input: CallerInput) -> [String] {
+        guard let probe = AbiProbe.make(launcher: context.launcher, toolchain: prepared.toolchain),
+            let folder = try? TemporaryDirectory(prefix: "checks", environment: context.environment)
+        else { return [] }
+        defer { folder.remove() }
+        let replay = input.replay()
+        defer { replay.close() }
+        var launch = LaunchOptions()
+        launch.stdin = replay.source
+        launch.timeout = min(prepared.program.settings.timeout ?? 30, 30)
+        let symbols = prepared.debugBuild()
+        defer { symbols?.release() }
+        let run = CrashProbe.Run(
+            program: prepared.probeProgram(symbols: symbols), argv0: prepared.program.argv0, arguments: options.programArguments,
+            environment: nil, runner: prepared.runner)
+        return probe.check(run, in: folder.path, workingDirectory: nil, options: launch)
     }
 }

@@ -82,7 +82,8 @@ struct RunCommand: Sendable {
             return nil
         }
         do {
-            if !artifact.remarks.isEmpty { context.diagnostics.warning(artifact.remarks, multiline: true) }
+            let remarks = options.checks ? artifact.remarks : EmulationWarning.removing(from: artifact.remarks)
+            if !remarks.isEmpty { context.diagnostics.warning(remarks, multiline: true) }
             let runner = try Runner.resolve(
                 options.runner, format: artifact.format, toolchain: toolchain, policy: try context.runnerPolicy(),
                 cpu: program.settings.qemuCPU)
@@ -136,6 +137,7 @@ struct RunCommand: Sendable {
         switch crashReport(prepared, input: input) {
         case .report(let crash):
             context.diagnostics.remark(crash.rendered(program: program.path), multiline: true)
+            if options.checks { for finding in abiFindings(prepared, input: input) { context.diagnostics.remark("asmrun: " + finding) } }
             return ExitStatus.program(result.termination)
         case .notRepeated(let shortfall):
             let status = report(result.termination, timeout: program.settings.timeout)

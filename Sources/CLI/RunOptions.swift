@@ -35,6 +35,8 @@ struct RunOptions: Sendable, Equatable {
     /// `--no-crash-report`: a crash is one line, and the program is not run a second time under
     /// the debugger (for programs whose side effects must not happen twice).
     var crashReport = true
+    /// `--no-checks`: no `syscall` warnings, and a crash is not run again for the ABI checks.
+    var checks = true
     /// `--strace`: print the program's system calls after it ran.
     var strace = false
     /// `--batch` (asmrun debug): run gdb's stop at the entry point and quit, for scripts.
@@ -77,6 +79,7 @@ struct RunOptions: Sendable, Equatable {
             case "--no-cache": useCache = false
             case "--strace" where !debugging: strace = true
             case "--no-crash-report" where !debugging: crashReport = false
+            case "--no-checks" where !debugging: checks = false
             case "--batch" where debugging: batch = true
             case "--stdin" where debugging: stdinFile = try scanner.value(for: argument)
             case "-g", "--debug": debugInfo = true

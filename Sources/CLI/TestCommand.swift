@@ -18,6 +18,11 @@ enum TestCommand {
     static func execute(_ session: TestSession) -> Int32 {
         let (plan, context) = (session.plan, session.context)
         do {
+            if plan.review && !TerminalKeys.inputIsTerminal {
+                throw UsageError(
+                    "--review asks for keys on a terminal, and standard input is not one",
+                    fix: "run it in a terminal, or record a case with `--update --filter ID`")
+            }
             if plan.list {
                 for line in try session.list() { context.console.write(line + "\n") }
                 return ExitStatus.success
@@ -37,13 +42,21 @@ enum TestCommand {
                 }
             }
             guard let outcome, let console = reporter.withLock({ $0 }) else { return ExitStatus.interrupted }
-            console.finish(
-                complete: outcome.complete, seconds: outcome.seconds, reason: outcome.reason,
-                extra: outcome.suite.holeWarnings + outcome.scoreLines)
+            var (extra, failed, interrupted) = (outcome.suite.holeWarnings + outcome.scoreLines, outcome.tally.failed, outcome.interrupted)
+            if plan.review && !interrupted {
+                let review = Review(
+                    console: context.console, diagnostics: context.diagnostics, readKey: TerminalKeys.read, record: session.accept)
+                // Raw while keys are asked; as it was while the accepted cases are recorded (Ctrl-C interrupts).
+                var reviewed = TerminalKeys.raw { review.decide(Review.reviewable(outcome.suite.reports)) }
+                review.recordAccepted(&reviewed)
+                (extra, failed, interrupted) = (
+                    extra + reviewed.summaryLines, reviewed.failuresLeft(in: outcome.suite.reports), reviewed.interrupted
+                )
+            }
+            console.finish(complete: outcome.complete, seconds: outcome.seconds, reason: outcome.reason, extra: extra)
             return ExitStatus.test(
-                failed: outcome.tally.failed, flaky: outcome.tally.flaky, allowFlaky: plan.allowFlaky, complete: outcome.complete,
-                pathProblems: outcome.pathProblems,
-                unwrittenReports: outcome.unwrittenReports, interrupted: outcome.interrupted)
+                failed: failed, flaky: outcome.tally.flaky, allowFlaky: plan.allowFlaky, complete: outcome.complete,
+                pathProblems: outcome.pathProblems, unwrittenReports: outcome.unwrittenReports, interrupted: interrupted)
         } catch {
             return ExitStatus.failed(error, in: .test, context.diagnostics)
         }

@@ -16,6 +16,7 @@ extension TestPlan {
         while let argument = scanner.next() {
             switch argument {
             case "--update": update = true
+            case "--review": review = true
             case "-j", "--jobs":
                 let text = try scanner.value(for: argument)
                 guard let value = Int(text), value > 0, value <= 1024 else {
@@ -44,18 +45,15 @@ extension TestPlan {
                 }
                 outputLimit = bytes
             case "--limit": try parseLimit(try scanner.value(for: argument))
-            case "--scratch-limit":
-                let text = try scanner.value(for: argument)
-                guard let bytes = ProgramSettings.parseSize(text, in: (1 << 20)...(64 << 30)) else {
-                    throw UsageError("--scratch-limit takes a size from 1M to 64G (such as 512M), not `\(text)`")
-                }
-                scratchLimit = bytes
+            case "--scratch-limit": scratchLimit = try Self.parseScratchLimit(try scanner.value(for: argument))
             case "--c-flags", "--link-flags": try addFlags(argument, try scanner.value(for: argument))
             case "--junit": junitPath = try scanner.value(for: argument)
             case "--json": jsonPath = try scanner.value(for: argument)
             case "-v", "--verbose": verbose = true
             case "--no-cache": cache.enabled = false
             case "--no-isolation": isolate = false
+            case "--no-checks": checks = false
+            case "--checks": checksAlways = try Self.parseChecks(try scanner.value(for: argument))
             case "--cache-dir": cache.directory = try scanner.value(for: argument)
             case let option where option.hasPrefix("-") && option.count > 1:
                 throw UsageError.unknownOption(option, help: "asmrun test --help")
@@ -64,11 +62,6 @@ extension TestPlan {
         }
         if paths.isEmpty { paths = ["asm"] }
         try validate()
-        if let filter {
-            do { _ = try Regex(filter) } catch {
-                throw UsageError("--filter `\(filter)` is not a valid regular expression")
-            }
-        }
     }
 
     /// `--retries` and `--allow-flaky`: not with `--update`, and a grade is earned on the first run.
@@ -88,7 +81,6 @@ extension TestPlan {
         }
     }
 
-    /// `--limit memory=2G`: a ceiling of the run (`output` is `--output-limit`).
     /// `--c-flags FLAGS` or `--link-flags FLAGS`, split as a shell would.
     private mutating func addFlags(_ option: String, _ text: String) throws {
         let words: [String]
@@ -96,6 +88,7 @@ extension TestPlan {
         if option == "--c-flags" { callerFlags.compile += words } else { callerFlags.link += words }
     }
 
+    /// `--limit memory=2G`: a ceiling of the run (`output` is `--output-limit`).
     private mutating func parseLimit(_ text: String) throws {
         let words = text.split(separator: "=", maxSplits: 1).map(String.init)
         var output: Int?
@@ -111,6 +104,21 @@ extension TestPlan {
         guard !update, referencePath == nil, !untrusted else { return nil }
         let runner = runners == [.auto] ? [] : ["--runner", runners.map(\.description).joined(separator: ",")]
         return AcceptCommand(extraArguments: runner)
+    }
+
+    /// `--checks always` (every case run again for the ABI checks) or `on-failure` (the default).
+    static func parseChecks(_ text: String) throws -> Bool {
+        guard text == "always" || text == "on-failure" else {
+            throw UsageError("--checks takes `always` or `on-failure` (the default), not `\(text)`", fix: "turn them off with --no-checks")
+        }
+        return text == "always"
+    }
+
+    static func parseScratchLimit(_ text: String) throws -> Int {
+        guard let bytes = ProgramSettings.parseSize(text, in: (1 << 20)...(64 << 30)) else {
+            throw UsageError("--scratch-limit takes a size from 1M to 64G (such as 512M), not `\(text)`")
+        }
+        return bytes
     }
 
     static func parseRunners(_ text: String) throws -> [RunnerChoice] {
@@ -144,6 +152,11 @@ extension TestPlan {
 
     /// Options that only make sense together, or not at all together.
     private func validate() throws {
+        if let filter {
+            do { _ = try Regex(filter) } catch {
+                throw UsageError("--filter `\(filter)` is not a valid regular expression")
+            }
+        }
         if balancePath != nil && shard == nil {
             throw UsageError("--balance deals the programs out to shards, so it needs --shard K/N")
         }
@@ -152,11 +165,28 @@ extension TestPlan {
                 "--update with --untrusted would record untrusted programs' output as their expectations",
                 fix: "record expectations from programs you trust, without --untrusted")
         }
+        try validateReview()
         try validateRetries()
         if referencePath != nil && update {
             throw UsageError(
                 "--update with --reference would record a submission's output as the reference",
                 fix: "record the reference with `asmrun test REFERENCE --update`")
         }
+    }
+
+    /// `--review` records what the user accepts: not with a run that records everything, grades
+    /// or only lists.
+    private func validateReview() throws {
+        guard review else { return }
+        if update {
+            throw UsageError(
+                "--review with --update: --update records every case, --review only those you accept", fix: "use one of them")
+        }
+        if referencePath != nil || untrusted {
+            throw UsageError(
+                "--review with \(untrusted ? "--untrusted" : "--reference") would record a submission's output as its expectations",
+                fix: "review expectations of programs you trust, without grading options")
+        }
+        if list { throw UsageError("--review with --list: --list runs nothing to review", fix: "use one of them") }
     }
 }

@@ -34,6 +34,8 @@ enum Usage {
           --strace                   print the program's system calls after it ran (strace natively,
                                      qemu's -strace under qemu)
           --no-crash-report          on a crash print one line; do not run the program again under gdb
+          --no-checks                no ABI checks: no `syscall` warnings, a crash not run again to
+                                     check the calling convention (Documentation/crash-reports.md)
           -g, --debug                build with line tables, as nasm -g and cc -g do; run that build
                                      and keep it at -o (crash reports have lines without it)
           -v, --verbose              print each tool command line
@@ -51,10 +53,10 @@ enum Usage {
           --json FILE                write the trace to FILE as JSON instead of printing it
 
         TEST OPTIONS (see `asmrun test --help`)
-          --update, -j N, --runner native,qemu|all, --filter REGEX, --list, --shard K/N,
-          --balance REPORT, --fail-fast, --retries N, --allow-flaky, --timeout SECONDS,
-          --junit PATH, --json PATH, --reference DIR, --untrusted, --gradescope PATH,
-          --csv PATH, --report-dir DIR
+          --update, --review, -j N, --runner native,qemu|all, --filter REGEX, --list,
+          --shard K/N, --balance REPORT, --fail-fast, --retries N, --allow-flaky,
+          --timeout SECONDS, --junit PATH, --json PATH, --reference DIR, --untrusted,
+          --gradescope PATH, --csv PATH, --report-dir DIR
 
         SOURCE DIRECTIVES (comment lines in the .asm file)
           ; asmrun: format elf32        ; asmrun: link cc           ; asmrun: define DEBUG=1
@@ -122,6 +124,9 @@ enum Usage {
         OPTIONS
           --update                 record what the programs do now as their expectations
                                    (nothing is written when the run is interrupted)
+          --review                 then walk the failing cases on the terminal, showing each
+                                   diff: a accept (record it as --update --filter would),
+                                   s skip, r reject, A accept all, q quit, ? help
           -j, --jobs N             parallel jobs (default: the number of cores)
           --runner LIST            comma-separated: native, qemu, binfmt, 'CMD ARGS', or all (native,qemu)
           --filter REGEX           only cases whose id (asm/x.asm:case) matches
@@ -156,6 +161,10 @@ enum Usage {
           --report-dir DIR         write a Markdown report per submission, for its student
           --no-cache, --cache-dir DIR
           --no-isolation           run cases with the network and a writable file system
+          --checks always|on-failure
+                                   run every case again under gdb for the ABI checks, a finding
+                                   failing it (default: only failed cases, their findings shown)
+          --no-checks              no ABI checks and no `syscall` warnings
           -v, --verbose            print passing cases and tool command lines
 
         EXPECTATIONS

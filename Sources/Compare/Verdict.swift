@@ -55,6 +55,8 @@ package struct RunnerResult: Sendable {
     package var crash: CrashReport?
     /// Why a crashed case has no report.
     package var crashNote: String?
+    /// What the ABI checks found when the failed case ran again under the debugger (`AbiCheck`).
+    package var abiFindings: [String] = []
     /// `--update`: the lines recorded as a hole and nothing else (`stdout line 2`), which any
     /// line passes: the run's summary names them.
     package var wholeLineHoles: [String] = []
@@ -85,6 +87,7 @@ package struct RunnerResult: Sendable {
         for diff in diffs { parts.append("\(diff.stream):\n\(diff.text)") }
         if !detail.isEmpty { parts.append(detail) }
         if let crash { parts.append(crash.rendered()) } else if let crashNote { parts.append(crashNote) }
+        parts += abiFindings
         if !buildRemarks.isEmpty { parts.append(buildRemarks) }
         return parts.filter { !$0.isEmpty }.joined(separator: "\n")
     }

@@ -157,6 +157,7 @@ package final class ConsoleReporter: Sendable {
         // Tool output (nasm's `file:line: error:`) stays unindented for problem matchers.
         if !result.detail.isEmpty { text += LogText.toolOutput(result.detail) + "\n" }
         text += crash(result)
+        for finding in result.abiFindings { text += indent(DisplayText.escapeLines(finding)) }
         let remarks = EmulationWarning.removing(from: result.buildRemarks)
         if !remarks.isEmpty { text += LogText.toolOutput(remarks) + "\n" }
         return text

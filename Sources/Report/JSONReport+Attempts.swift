@@ -41,7 +41,8 @@ extension JSONReport {
             buildOutput: result.buildRemarks.isEmpty ? nil : result.buildRemarks, divergence: report.divergence,
             stdout: result.observation.map { excerpt($0.stdout) },
             stderr: result.observation.map { excerpt($0.stderr) }, crash: result.crash.map(Crash.init),
-            crashNote: result.crashNote, visibility: report.visibility == .visible ? nil : report.visibility.rawValue,
+            crashNote: result.crashNote, abiChecks: result.abiFindings.isEmpty ? nil : result.abiFindings,
+            visibility: report.visibility == .visible ? nil : report.visibility.rawValue,
             attempts: result.attempts > 1 ? result.attempts : nil,
             failedAttempts: result.failedAttempts.isEmpty ? nil : result.failedAttempts.map(Attempt.init))
     }

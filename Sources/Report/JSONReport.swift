@@ -55,6 +55,8 @@ package enum JSONReport {
         var stderr: String?
         var crash: Crash?
         var crashNote: String?
+        /// What the ABI checks found (a failed case run again under the debugger).
+        var abiChecks: [String]?
         /// The case's `visibility:` when it is not `visible`.
         var visibility: String?
         /// `--retries`: how many times the case ran under this runner, when more than once.

@@ -138,6 +138,7 @@ struct ShardReport {
         }
         result.detail = string(entry["detail"]) ?? ""
         result.crashNote = string(entry["crash_note"]) ?? crashLine(entry["crash"])
+        if case .array(let findings)? = entry["abi_checks"] { result.abiFindings = findings.compactMap { string($0) } }
         return result
     }
 

@@ -36,6 +36,7 @@ extension RunnerResult {
     func saysTheSame(as other: RunnerResult) -> Bool {
         status == other.status && message == other.message && detail == other.detail && buildRemarks == other.buildRemarks
             && crash == other.crash && crashNote == other.crashNote && attempts == other.attempts
+            && abiFindings == other.abiFindings
             && diffs.count == other.diffs.count
             && zip(diffs, other.diffs).allSatisfy { $0.stream == $1.stream && $0.text == $1.text }
     }

@@ -69,6 +69,8 @@ package struct CaseRunner: Sendable {
     let containment: Containment?
     /// What repeats a crashed case under the debugger, or why nothing can (no gdb installed).
     package let crashProbe: Result<CrashProbe, ToolError>?
+    /// What repeats a failed case under the debugger for the ABI checks (`nil`: `--no-checks`, or no gdb).
+    package var abiProbe: AbiProbe?
 
     package init(
         launcher: any ProcessLaunching, scratch: String, containment: Containment?, crashProbe: Result<CrashProbe, ToolError>? = nil
@@ -168,6 +170,17 @@ package struct CaseRunner: Sendable {
         _ input: CaseInput, of program: CrashProbe.Program, probe: CrashProbe, stem: String, argv0: String? = nil, runner: Runner,
         limits: CaseLimits
     ) throws -> CrashReport? {
+        try repeating(input, of: program, stem: stem, argv0: argv0, runner: runner, limits: limits) { run, folder, options in
+            probe.probe(run, in: folder, workingDirectory: folder, options: options)
+        }
+    }
+
+    /// Runs `body` with the case prepared again in a fresh folder with the same inputs, limits and
+    /// containment (gdb allowed more address space), for a run under the debugger.
+    func repeating<T>(
+        _ input: CaseInput, of program: CrashProbe.Program, stem: String, argv0: String?, runner: Runner, limits: CaseLimits,
+        _ body: (CrashProbe.Run, String, LaunchOptions) -> T
+    ) throws -> T {
         let limits = boundedFiles(lowered(limits, runner: runner))
         let workspace = try TemporaryDirectory(prefix: "case", environment: ["TMPDIR": scratch])
         defer { workspace.remove() }
@@ -184,7 +197,7 @@ package struct CaseRunner: Sendable {
             program: program, argv0: argv0 ?? "./" + stem, arguments: input.arguments, environment: prepared.command.environment,
             runner: runner)
         // The case folder is the one the sandboxed qemu may create its gdbstub socket in.
-        return probe.probe(run, in: workspace.path, workingDirectory: workspace.path, options: prepared.launch)
+        return body(run, workspace.path, prepared.launch)
     }
 
     private struct Prepared {

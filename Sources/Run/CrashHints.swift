@@ -14,16 +14,32 @@ struct CrashHints {
     let warnings: String
     /// Where the stack lies, when it is not executable.
     let nonExecutableStack: Range<UInt64>?
+    /// The read-only section (`.rodata`, `.text`) a faulting write went to.
+    var readOnlyWritten: String? = nil
 
     var hints: [String] {
         [
-            cutStackPointer, fellOffTheEnd, executingData, executingStack, notCode, nearNull, misalignedCall, division, int80, illegal,
+            writeReadOnly, cutStackPointer, fellOffTheEnd, executingData, executingStack, notCode, nearNull, misalignedCall, division,
+            int80, illegal,
             breakpoint, typo,
         ].compactMap { $0 }
     }
 
     private var instruction: String { report.instruction ?? "" }
     private var stackPointer: String { report.thirtyTwoBit ? "esp" : "rsp" }
+
+    /// A write into a section the loader maps read-only: on Linux a SIGSEGV at the write.
+    private var writeReadOnly: String? {
+        guard let name = readOnlyWritten, report.signal == 11 else { return nil }
+        let at = report.location.map { " at \($0)" } ?? ""
+        guard name == ".text" else {
+            let kind = name == ".rodata" ? "read-only data" : "a read-only section"
+            return "the program writes into \(name.displayEscaped) (\(kind))\(at): copy it to .data or .bss first and change the copy, "
+                + "or declare it in `section .data` if it must change"
+        }
+        return "the program writes into .text (its code, which is read-only)\(at): data the program changes belongs in "
+            + "`section .data` (or `section .bss`)"
+    }
 
     /// Past the code: no line for the instruction pointer, just after the end of a section of
     /// code (whatever bytes follow it in the file ran as instructions).

@@ -84,6 +84,7 @@ package struct CrashProbe: Sendable {
         options.stderr = .capture(limit: 1 << 20)
         let bytes = try? Files.read(run.executable)
         let code = bytes.map(ElfSymbols.codeSections) ?? []
+        let readOnly = bytes.map(ElfSymbols.readOnlySections) ?? []
         let executableStack = bytes.flatMap(ElfSymbols.executableStack) ?? false
         let script = folder + "/.asmrun-caller.gdb"
         guard
@@ -91,17 +92,26 @@ package struct CrashProbe: Sendable {
                 != nil
         else { return nil }
         let inspection = ["source " + script] + GdbTranscript.inspection(code: code)
-        let transcript: String?
+        return transcript(run, before: [], after: inspection, folder: folder, workingDirectory: workingDirectory, options: options).flatMap
+        { report(from: GdbTranscript($0), run, code: code, readOnly: readOnly, executableStack: executableStack) }
+    }
+
+    /// What gdb printed running `run` with `before` (breakpoints) given before it starts and
+    /// `after` once it stopped; `nil` for a runner gdb cannot follow.
+    func transcript(
+        _ run: Run, before: [String], after: [String], folder: String, workingDirectory: String?, options: LaunchOptions
+    ) -> String? {
         switch run.runner.kind {
-        case .native: transcript = native(run, inspection, workingDirectory, options)
-        case .qemu: transcript = emulated(run, inspection, folder, workingDirectory, options)
-        case .binfmt, .custom: transcript = nil
+        case .native: native(run, before, after, workingDirectory, options)
+        case .qemu: emulated(run, before, after, folder, workingDirectory, options)
+        case .binfmt, .custom: nil
         }
-        return transcript.flatMap { report(from: GdbTranscript($0), run, code: code, executableStack: executableStack) }
     }
 
     /// The report from what gdb printed, its headline on the program's own line.
-    private func report(from parsed: GdbTranscript, _ run: Run, code: [CodeSection], executableStack: Bool) -> CrashReport? {
+    private func report(from parsed: GdbTranscript, _ run: Run, code: [CodeSection], readOnly: [CodeSection], executableStack: Bool)
+        -> CrashReport?
+    {
         guard var report = parsed.report(thirtyTwoBit: run.format == .elf32) else { return nil }
         report.program = run.sources.first ?? run.executable
         let own = { (location: FileLocation) in run.sources.first { CrashHints.same($0, location.path) } }
@@ -135,10 +145,11 @@ package struct CrashProbe: Sendable {
             report.sourceLine = Self.line(line, of: source)
         }
         report.access = Self.access(report)
+        let written = report.access == "writing" ? report.address.flatMap { address in readOnly.first { $0.contains(address) } } : nil
         report.hints =
             CrashHints(
                 report: report, section: parsed.section, past: past, sources: run.sources, warnings: run.warnings,
-                nonExecutableStack: stack
+                nonExecutableStack: stack, readOnlyWritten: written?.name
             ).hints
         return report
     }
@@ -152,25 +163,26 @@ package struct CrashProbe: Sendable {
         return (pointer > 1 << 20 ? pointer - (1 << 20) : 0)..<top
     }
 
-    private func native(_ run: Run, _ inspection: [String], _ folder: String?, _ options: LaunchOptions) -> String? {
+    private func native(_ run: Run, _ before: [String], _ inspection: [String], _ folder: String?, _ options: LaunchOptions) -> String? {
         var command = Command(
             debugger,
-            ["-nx", "-q", "-batch"] + gdb(run.symbolCommands + Self.nativeStart + inspection) + ["--args", run.executable]
+            ["-nx", "-q", "-batch"] + gdb(run.symbolCommands + before + Self.nativeStart + inspection) + ["--args", run.executable]
                 + run.arguments)
         command.workingDirectory = folder
         command.environment = run.environment
         return try? String(decoding: launcher.run(command, options: options).stdout, as: UTF8.self)
     }
 
-    private func emulated(_ run: Run, _ inspection: [String], _ folder: String, _ workingDirectory: String?, _ options: LaunchOptions)
-        -> String?
-    {
+    private func emulated(
+        _ run: Run, _ before: [String], _ inspection: [String], _ folder: String, _ workingDirectory: String?, _ options: LaunchOptions
+    ) -> String? {
         var qemu = run.runner.command(executable: run.executable, argv0: run.argv0, arguments: run.arguments)
         qemu.workingDirectory = workingDirectory
         qemu.environment = run.environment
         let socket = folder + "/.asmrun-gdb"
         var command = Command(
-            debugger, ["-nx", "-q", "-batch"] + gdb(["target remote \(socket)", "continue"] + inspection) + [run.program.symbolFile])
+            debugger,
+            ["-nx", "-q", "-batch"] + gdb(["target remote \(socket)"] + before + ["continue"] + inspection) + [run.program.symbolFile])
         command.workingDirectory = workingDirectory
         var gdbOptions = options
         gdbOptions.stdin = .empty
@@ -197,7 +209,9 @@ package struct CrashProbe: Sendable {
     /// Reading, writing or executing, from the fault address and the instruction's operands.
     private static func access(_ report: CrashReport) -> String? {
         guard report.signal == 11 || report.signal == 7 else { return nil }
-        if let address = report.address, address == report.instructionAddress { return "executing" }
+        let operand = report.instruction.flatMap { OperandAddress.of($0, in: report) }
+        // `mov byte [_start], 0x90` writes the address it runs at: the operand says so.
+        if let address = report.address, address == report.instructionAddress, operand != address { return "executing" }
         guard let instruction = report.instruction else { return nil }
         return OperandAddress.access(instruction) ?? (report.address == nil ? nil : "executing")
     }

@@ -39,10 +39,13 @@ struct CgroupTree: Sendable {
 
     private static let instances = Atomic<Int>(0)
 
-    /// Creates the tree; `nil` when no writable pids controller exists here.
-    static func create() -> CgroupTree? {
-        let unified = "/sys/fs/cgroup"
-        let legacy = "/sys/fs/cgroup/pids"
+    /// Creates the tree in the hierarchy's root, or in `group` (a cgroup below it, such as a
+    /// delegated one: `ASMRUN_CGROUP_PARENT`), where abandoned trees are also swept; `nil` when
+    /// no writable pids controller exists there.
+    static func create(in group: String? = nil) -> CgroupTree? {
+        guard let group = group.map(Self.validGroup) ?? "" else { return nil }
+        let unified = "/sys/fs/cgroup" + group
+        let legacy = "/sys/fs/cgroup/pids" + group
         for parent in [unified, legacy] { removeAbandoned(in: parent) }
         if let controllers = read(unified + "/cgroup.controllers"), controllers.split(separator: " ").contains("pids"),
             let (base, lock) = makeBase(in: unified)
@@ -61,6 +64,16 @@ struct CgroupTree: Sendable {
             close(lock)
         }
         return nil
+    }
+
+    /// `/NAME/…` for a relative cgroup name of plain components (no `.`, `..` or empty ones),
+    /// else `nil`.
+    static func validGroup(_ name: String) -> String? {
+        let components = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard !name.isEmpty, name.utf8.count < 1024,
+            components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") })
+        else { return nil }
+        return "/" + name
     }
 
     /// A new folder for a tree in `parent`, `asmrun-run-PID-N-NS`, and the descriptor that holds

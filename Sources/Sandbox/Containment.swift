@@ -55,9 +55,11 @@ package final class Containment: Sendable {
     /// Sets up what this host allows; `writable` holds the case folders, `visible` are folders
     /// cases must see even under /tmp, /run or /dev/shm (the build's private copies), and
     /// `launcher` is the one that will start the cases. `isolate: false` (`--no-isolation`)
-    /// leaves out the namespaces, not the capabilities and the filter.
+    /// leaves out the namespaces, not the capabilities and the filter. `cgroupParent` is the
+    /// cgroup the run's tree is made in (`ASMRUN_CGROUP_PARENT`; the hierarchy's root if `nil`).
     package init(
-        writable: String, visible: [String] = [], isolate: Bool = true, folderBytes: Int = 256 << 20, launcher: any ProcessLaunching
+        writable: String, visible: [String] = [], isolate: Bool = true, folderBytes: Int = 256 << 20,
+        cgroupParent: String? = nil, launcher: any ProcessLaunching
     ) {
         let root = geteuid() == 0
         self.writable = writable
@@ -70,7 +72,7 @@ package final class Containment: Sendable {
         confinement = setup.confinement
         var layers = setup.layers
         var notes: [String] = []
-        if root, let tree = CgroupTree.create() {
+        if root, let tree = CgroupTree.create(in: cgroupParent) {
             cgroups = tree
             strays = nil
             leasedSubreaper = false
@@ -85,7 +87,8 @@ package final class Containment: Sendable {
             processLimit = Self.userProcessCount() + Self.maxProcesses
             let reason =
                 root
-                ? "no writable pids cgroup: process counts are not bounded for root (RLIMIT_NPROC does not apply)"
+                ? (cgroupParent.map { "no writable pids cgroup in ASMRUN_CGROUP_PARENT=\($0.displayEscaped)" }
+                    ?? "no writable pids cgroup") + ": process counts are not bounded for root (RLIMIT_NPROC does not apply)"
                 : "not root: process counts bounded by RLIMIT_NPROC"
                     + (exact ? " (all of the user's processes count)" : "; escaped daemons ended through the subreaper")
             layers.append(.off("cgroup", reason))

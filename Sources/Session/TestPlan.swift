@@ -12,6 +12,8 @@ package struct TestPlan: Sendable {
     package var paths: [String] = []
     /// `--update`: record results as expectations.
     package var update = false
+    /// `--review`: walk the failing cases after the run and record those the user accepts.
+    package var review = false
     /// `-j`: parallel jobs.
     package var jobs = Processors.available
     /// `--runner`: the runners every case runs under, in order (the first is the baseline).
@@ -56,6 +58,10 @@ package struct TestPlan: Sendable {
     package var cache = CacheOptions()
     /// Run cases without network and with a read-only file system where possible (`--no-isolation` turns it off).
     package var isolate = true
+    /// The ABI checks (`--no-checks` turns them off).
+    package var checks = true
+    /// `--checks always`: every case run again for the ABI checks, a finding failing it.
+    package var checksAlways = false
 
     package init() {}
 
@@ -70,6 +76,8 @@ package struct TestPlan: Sendable {
         configuration.ceilings = ceilings
         configuration.traceCommands = verbose
         configuration.explainsExpectedCrashes = verbose
+        configuration.checks = checks
+        configuration.checksAlways = checks && checksAlways
         return configuration
     }
 }

@@ -62,7 +62,8 @@ package struct TestSession: Sendable {
             Containment(
                 writable: scratch.path,
                 visible: [store.scratch] + store.runnableFolders + Self.prefixRunners(plan.runners, context, toolchain),
-                isolate: plan.isolate, folderBytes: plan.scratchLimit, launcher: context.launcher)
+                isolate: plan.isolate, folderBytes: plan.scratchLimit, cgroupParent: context.environment["ASMRUN_CGROUP_PARENT"],
+                launcher: context.launcher)
         }
         defer { containment.value.close(reapingAll: context.ownsProcess) }
         if plan.isolate, plan.untrusted || plan.referencePath != nil,
@@ -135,9 +136,12 @@ package struct TestSession: Sendable {
         let total = suite.programs.reduce(0) { $0 + $1.cases.count * (runners[$1.format]?.count ?? 0) }
         observe(.started(total: total))
         for note in stages.containment.notes { observe(.remark("note: \(note)")) }
-        let caseRunner = CaseRunner(
-            launcher: context.launcher, scratch: stages.scratch, containment: stages.containment,
-            crashProbe: CrashProbe.make(launcher: context.launcher, toolchain: stages.toolchain))
+        let crashProbe = CrashProbe.make(launcher: context.launcher, toolchain: stages.toolchain)
+        var caseRunner = CaseRunner(
+            launcher: context.launcher, scratch: stages.scratch, containment: stages.containment, crashProbe: crashProbe)
+        if plan.checks, case .success(let probe) = crashProbe {
+            caseRunner.abiProbe = try? AbiProbe(crashProbe: probe, toolchain: stages.toolchain)
+        }
         let runner = SuiteRunner(
             programs: suite.programs, runners: runners, configuration: plan.configuration, toolchain: stages.toolchain,
             store: stages.store, caseRunner: caseRunner, builtAhead: stages.ahead, emit: { observe(.caseFinished($0)) },

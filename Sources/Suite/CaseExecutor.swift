@@ -60,12 +60,9 @@ struct CaseExecutor: Sendable {
         if configuration.recording, run.filledFolder == nil {
             Self.findHoles(&verdict) { again(input, program: program, artifact: artifact, runner: runner, limits: limits) }
         }
-        if run.leftovers > 0 {
-            verdict.detail = "asmrun ended \(run.leftovers) process\(run.leftovers == 1 ? "" : "es") the program left running"
-            if verdict.message.isEmpty { verdict.message = verdict.detail }
-        }
+        if run.leftovers > 0 { Self.noteLeftovers(run.leftovers, &verdict) }
         verdict.duration = result.duration
-        verdict.buildRemarks = artifact.remarks
+        verdict.buildRemarks = configuration.checks ? artifact.remarks : EmulationWarning.removing(from: artifact.remarks)
         let stream = verdict.status == .timeout ? "status" : verdict.diffs.first?.stream
         verdict.location = test.location(of: testCase, stream: stream, runner: runner.name)
         if case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal),
@@ -73,7 +70,13 @@ struct CaseExecutor: Sendable {
         {
             explainCrash(input, program: program, artifact: artifact, runner: runner, limits: limits, into: &verdict)
         }
+        checkAbi(input, program: program, artifact: artifact, runner: runner, limits: limits, into: &verdict)
         return verdict
+    }
+
+    private static func noteLeftovers(_ count: Int, _ verdict: inout RunnerResult) {
+        verdict.detail = "asmrun ended \(count) process\(count == 1 ? "" : "es") the program left running"
+        if verdict.message.isEmpty { verdict.message = verdict.detail }
     }
 
     /// A case that filled its folder fails, whatever it printed: it may have stopped early.
@@ -84,6 +87,30 @@ struct CaseExecutor: Sendable {
         verdict.message =
             "scratch limit exceeded: the program filled its folder (\(bytes >> 20) MiB, or \(Containment.folderInodes) files and folders); "
             + "raise it with --scratch-limit"
+    }
+
+    /// The ABI checks of a failed case (of every case with `--checks always`, where a finding
+    /// fails it), run again under the debugger.
+    private func checkAbi(
+        _ input: CaseInput, program: Program, artifact: Artifact, runner: Runner, limits: CaseLimits, into verdict: inout RunnerResult
+    ) {
+        let failed = verdict.status == .fail || verdict.status == .error
+        guard self.runner.abiProbe != nil, verdict.observation != nil, failed || configuration.checksAlways else { return }
+        verdict.abiFindings = abiFindings(input, program: program, artifact: artifact, runner: runner, limits: limits)
+        if !failed, !verdict.abiFindings.isEmpty {
+            verdict.status = .fail
+            verdict.recordsChange = false
+            verdict.message = "the ABI checks (--checks always) found \(verdict.abiFindings.count == 1 ? "a problem" : "problems")"
+        }
+    }
+
+    private func abiFindings(_ input: CaseInput, program: Program, artifact: Artifact, runner: Runner, limits: CaseLimits) -> [String] {
+        let symbols = debugBuild(program, artifact)
+        defer { symbols?.release() }
+        let built = CrashProbe.Program(
+            executable: artifact.executable, format: artifact.format, sources: program.filesAndIncludes, warnings: artifact.remarks,
+            symbols: symbols?.executable)
+        return self.runner.checkAbi(input, of: built, stem: program.name, argv0: program.argv0, runner: runner, limits: limits)
     }
 
     /// The crash report for a case that died by a signal, or a line saying why there is none.

@@ -18,6 +18,11 @@ package struct SuiteConfiguration: Sendable {
     /// Repeat a crashed case under the debugger for a crash report even when the crash was
     /// expected (`-v`); failing crashes always get one.
     package var explainsExpectedCrashes = false
+    /// The ABI checks (`--no-checks` turns them off): asmrun's syscall warnings shown, and a
+    /// failed case run again under the debugger to check the calling convention.
+    package var checks = true
+    /// `--checks always`: every case is run again for the ABI checks, and a finding fails it.
+    package var checksAlways = false
     /// `--retries`: how many more times a failed, crashed or timed-out case runs (`Retries`).
     package var retries = 0
 

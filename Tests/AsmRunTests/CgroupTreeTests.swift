@@ -8,6 +8,16 @@ import Testing
 
 /// The pids cgroups of cases: one that ended empty serves the next case, with that case's limit.
 @Suite struct CgroupTreeTests {
+    /// `ASMRUN_CGROUP_PARENT` names a cgroup below the hierarchy's root, never one above or beside it.
+    @Test func aCgroupParentIsARelativeNameOfPlainComponents() {
+        #expect(CgroupTree.validGroup("ci") == "/ci")
+        #expect(CgroupTree.validGroup("ci/asmrun.slice") == "/ci/asmrun.slice")
+        for bad in ["", "/ci", "ci/", "../ci", "ci/../..", "ci//x", ".", "ci/./x"] {
+            #expect(CgroupTree.validGroup(bad) == nil, "\(bad)")
+        }
+        #expect(CgroupTree.create(in: "../escape") == nil)
+    }
+
     @Test(.enabled(if: CgroupTree.create().map { $0.remove() } != nil, "needs a writable pids cgroup (root)"))
     func aCgroupThatEndedEmptyServesTheNextCaseWithItsOwnLimit() throws {
         let tree = try #require(CgroupTree.create())

@@ -44,6 +44,9 @@ struct CrashReportTests {
         Sample(file: "int80_64.asm", signal: "SIGSEGV", hint: "`int 0x80` in 64-bit code", qemuOnly: true),
         Sample(file: "include_null.asm", signal: "SIGSEGV", hint: "address 0x0 is near zero", markedIn: "store.inc"),
         Sample(file: "breakpoint.asm", signal: "SIGTRAP", hint: "an `int3` (breakpoint) instruction stopped the program"),
+        Sample(file: "write_rodata.asm", signal: "SIGSEGV", hint: "writes into .rodata (read-only data) at {path}:9: copy it to .data"),
+        Sample(file: "write_rodata32.asm", signal: "SIGSEGV", hint: "writes into .rodata (read-only data) at {path}:9", thirtyTwoBit: true),
+        Sample(file: "write_text.asm", signal: "SIGSEGV", hint: "writes into .text (its code, which is read-only) at {path}:5"),
         Sample(
             file: "cut_stack.asm", signal: "SIGSEGV",
             hint: "this looks like 32-bit code built as 64-bit: the address is the low half of rsp/rbp"),

@@ -33,6 +33,29 @@ struct DebrisTests {
         }
     }
 
+    /// A new cgroup, `debris-PID-N`, with the pids controller for its children, in whichever
+    /// hierarchy runs use (cgroup v2 or v1's pids); its name relative to the hierarchy's root.
+    private static func privateCgroup() -> String? {
+        let name = "debris-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        if access("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0 {
+            guard mkdir("/sys/fs/cgroup/" + name, 0o755) == 0 else { return nil }
+            let control = "/sys/fs/cgroup/\(name)/cgroup.subtree_control"
+            let fd = open(control, O_WRONLY | O_CLOEXEC)
+            let written = fd >= 0 && write(fd, "+pids", 5) == 5
+            if fd >= 0 { close(fd) }
+            guard written else {
+                rmdir("/sys/fs/cgroup/" + name)
+                return nil
+            }
+            return name
+        }
+        return mkdir("/sys/fs/cgroup/pids/" + name, 0o755) == 0 ? name : nil
+    }
+
+    private static func removeCgroup(_ name: String) {
+        for parent in ["/sys/fs/cgroup/", "/sys/fs/cgroup/pids/"] { rmdir(parent + name) }
+    }
+
     /// Whether runs give their cases pids cgroups here (root, with a writable pids controller).
     private static let casesGetCgroups = geteuid() == 0 && CgroupTree.create().map { $0.remove() } != nil
 
@@ -40,7 +63,7 @@ struct DebrisTests {
     /// `0::/path` on cgroup v2).
     private static func cgroupFolder(_ line: String) -> String? {
         let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-        guard fields.count == 3, fields[2].hasPrefix("/asmrun-") else { return nil }
+        guard fields.count == 3, fields[2].contains("/asmrun-") else { return nil }
         return (fields[1] == "pids" ? "/sys/fs/cgroup/pids" : "/sys/fs/cgroup") + fields[2]
     }
 
@@ -105,9 +128,15 @@ struct DebrisTests {
         let said = "{ grep :pids: /proc/self/cgroup || grep ^0:: /proc/self/cgroup; } | head -n 1 > \(ready.path)"
         let runner = try ready.runner("\(said)\nexec sleep 600\n")
         let command = ["test", suite, "--update", "--runner", runner, "--no-cache"]
+        // The runs make their trees in a cgroup of this test's: every other run of the suites
+        // beside it sweeps the hierarchy's root, and would end the case left here before the
+        // run under test does.
+        let group = try #require(Self.privateCgroup(), "a cgroup for this test's runs")
+        defer { Self.removeCgroup(group) }
+        let environment = ["TMPDIR": sandbox, "ASMRUN_CGROUP_PARENT": group]
         var trees: [String] = []
         for (extra, wrapper) in [([], []), (["--no-isolation"], []), ([], ["/usr/bin/unshare", "-p", "-f", "--mount-proc"])] {
-            let run = try BackgroundAsmrun(command + extra, environment: ["TMPDIR": sandbox], wrapper: wrapper)
+            let run = try BackgroundAsmrun(command + extra, environment: environment, wrapper: wrapper)
             let line = ready.lines(1, within: 60)
             let folder = try #require(line.first.flatMap(Self.cgroupFolder), "the case runs in a case cgroup: \(line)")
             trees.append((folder as NSString).deletingLastPathComponent)
@@ -123,7 +152,7 @@ struct DebrisTests {
         let survivor = try #require(Self.caseProcesses(under: sandbox).first, "the case of the run without isolation outlived it")
         defer { kill(survivor, SIGKILL) }
 
-        let next = try BackgroundAsmrun(["test", suite, "--runner", "qemu", "--no-cache"], environment: ["TMPDIR": sandbox])
+        let next = try BackgroundAsmrun(["test", suite, "--runner", "qemu", "--no-cache"], environment: environment)
         _ = next.wait()
         #expect(trees.filter { access($0, F_OK) == 0 } == [], "every tree of the killed runs removed")
         // Not `Readiness.isGone`: an orphan may be this test process's zombie (tests beside it make it a subreaper).

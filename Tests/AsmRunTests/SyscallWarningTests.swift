@@ -13,9 +13,12 @@ struct SyscallCheckProgramTests {
         for name in try FileManager.default.subpathsOfDirectory(atPath: Fixture.corpus).sorted() {
             let path = Fixture.corpus + "/" + name
             let parts = name.split(separator: "/")
-            if parts.count == 1, Files.isDirectory(path), !["crashes", "lib"].contains(name), !name.hasSuffix(".files") {
+            let samples = parts.count == 2 && ["crashes", "checks"].contains(parts[0])
+            if parts.count == 1 || samples && parts[0] == "checks", Files.isDirectory(path), !["crashes", "checks", "lib"].contains(name),
+                !name.hasSuffix(".files")
+            {
                 programs.append(try Program.load(folder: path))
-            } else if Program.SourceKind(path: path) == .assembly, parts.count == 1 || parts.first == "crashes" {
+            } else if Program.SourceKind(path: path) == .assembly, parts.count == 1 || samples {
                 let program = try Program.load(file: path)
                 if !program.settings.includeOnly { programs.append(program) }
             }

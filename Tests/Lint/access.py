@@ -30,15 +30,22 @@ def without_comments(text):
     return re.sub(r"//.*", "", text)
 
 
-def declared_dependencies():
+def declared_targets():
+    """Every target of Package.swift: its name, its dependencies and its folder."""
     manifest = open("Package.swift").read()
     found = {}
-    for name, deps in re.findall(r'\.target\(name: "(\w+)", dependencies: \[([^\]]*)\]', manifest):
-        found[name] = set(re.findall(r'"(\w+)"', deps))
-    for name in re.findall(r'\.(?:target|systemLibrary)\(name: "(\w+)"[,)]', manifest):
-        if name in found:
-            continue
-        found[name] = set()
+    for match in re.finditer(r"\.(target|testTarget|executableTarget|systemLibrary)\(", manifest):
+        depth, end = 0, match.end() - 1
+        for end in range(match.end() - 1, len(manifest)):
+            depth += {"(": 1, ")": -1}.get(manifest[end], 0)
+            if depth == 0:
+                break
+        call = manifest[match.end() : end]
+        name = re.search(r'name: "(\w+)"', call).group(1)
+        deps = re.search(r"dependencies: \[([^\]]*)\]", call)
+        path = re.search(r'path: "([^"]+)"', call)
+        folder = path.group(1) if path else ("Tests/" if match.group(1) == "testTarget" else "Sources/") + name
+        found[name] = (set(re.findall(r'"(\w+)"', deps.group(1))) if deps else set(), folder, match.group(1))
     return found
 
 
@@ -51,15 +58,15 @@ def main():
     text = {path: open(path).read() for files in targets.values() for path in files}
     tests = {path: open(path).read() for path in glob.glob("Tests/**/*.swift", recursive=True)}
     problems = []
-    declared = declared_dependencies()
-    every_module = set(declared) | set(targets)
-    for name, files in targets.items():
-        if name not in declared:
-            continue
-        imported = {m for path in files for m in IMPORT.findall(text[path]) if m in every_module and m != name}
-        for extra in sorted(declared[name] - imported):
+    declared = declared_targets()
+    # Built, not imported: the binary the tests run, the start-up code the binary links.
+    unimported = {name for name, (_, _, kind) in declared.items() if kind == "executableTarget"} | {"CAsmRunStatic"}
+    for name, (dependencies, folder, _) in declared.items():
+        files = glob.glob(f"{folder}/**/*.swift", recursive=True)
+        imported = {m for path in files for m in IMPORT.findall(open(path).read()) if m in declared and m != name}
+        for extra in sorted(dependencies - imported - unimported):
             problems.append(f"Package.swift: {name} depends on {extra} but imports nothing from it; drop it")
-        for missing in sorted(imported - declared[name]):
+        for missing in sorted(imported - dependencies):
             problems.append(f"Package.swift: {name} imports {missing} without declaring it; add it")
     for name, files in targets.items():
         others = [without_comments(text[p]) for other, paths in targets.items() if other != name for p in paths]

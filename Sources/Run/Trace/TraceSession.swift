@@ -14,13 +14,7 @@ package struct TraceSession: Sendable {
 
     package init(launcher: any ProcessLaunching, toolchain: Toolchain) throws(ToolError) {
         self.launcher = launcher
-        let names = toolchain.host.runsX86_64 ? ["objdump", "x86_64-linux-gnu-objdump"] : ["x86_64-linux-gnu-objdump", "objdump"]
-        guard let path = toolchain.locator.find(anyOf: names) else {
-            throw ToolError(
-                tool: "objdump", packages: [toolchain.host.runsX86_64 ? "binutils" : "binutils-x86-64-linux-gnu"],
-                purpose: "needed to map instructions to source lines for asmrun trace")
-        }
-        objdump = path
+        objdump = try toolchain.objdump(purpose: "needed to map instructions to source lines for asmrun trace")
     }
 
     /// How the trace ended, and how many instructions it stepped.
