@@ -77,18 +77,9 @@ package enum GitHubAnnotations {
     /// GitHub's escaping of workflow command data (`%`, CR, LF) and properties (also `:`, `,`),
     /// so no text can end the annotation or start another command.
     static func escape(_ text: String, property: Bool) -> String {
-        // Scalar by scalar: as Characters, "\r\n" is one and matches neither "\r" nor "\n".
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "%": escaped += "%25"
-            case "\r": escaped += "%0D"
-            case "\n": escaped += "%0A"
-            case ":" where property: escaped += "%3A"
-            case "," where property: escaped += "%2C"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
+        text.escapingScalars(property ? propertyEscapes : dataEscapes)
     }
+
+    private static let dataEscapes: [Unicode.Scalar: String] = ["%": "%25", "\r": "%0D", "\n": "%0A"]
+    private static let propertyEscapes = dataEscapes.merging([":": "%3A", ",": "%2C"]) { $1 }
 }

@@ -85,25 +85,16 @@ package enum JUnitReport {
 
     private static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
 
-    /// Escapes XML special characters and drops characters XML 1.0 cannot hold.
+    private static let entities: [Unicode.Scalar: String] = [
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;",
+    ]
+
+    /// Escapes XML special characters and writes the characters XML 1.0 cannot hold (controls
+    /// other than tab, LF and CR; U+FFFE and U+FFFF) as `\xHH` text.
     static func escape(_ text: String) -> String {
-        var output = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&apos;"
-            case "\t", "\n", "\r": output.unicodeScalars.append(scalar)
-            default:
-                if scalar.value < 0x20 || (0xfffe...0xffff).contains(scalar.value) {
-                    output += "\\x" + String(scalar.value, radix: 16).leftPadded(to: 2)
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
+        text.escapingScalars(entities) { scalar in
+            let held = scalar.value >= 0x20 ? !(0xfffe...0xffff).contains(scalar.value) : ["\t", "\n", "\r"].contains(scalar)
+            return held ? nil : "\\x" + String(scalar.value, radix: 16).leftPadded(to: 2)
         }
-        return output
     }
 }

@@ -7,10 +7,7 @@ import Testing
 /// `--no-checks` turns the checks (the `syscall` warnings included) off; 32-bit code is checked
 /// for ebx, esi, edi and ebp; the sample corpus has no finding but in the crash samples made to
 /// break the convention.
-@Suite(
-    .tags(.integration),
-    .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"),
-    .enabled(if: Fixture.debugToolsAvailable, "gdb-multiarch or strace is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools, .needsDebugTools)
 struct AbiCheckDefaultsTests {
     typealias Way = CrashReportTests.Way
 

@@ -8,10 +8,7 @@ import Testing
 /// removed) fails with the finding at its line; a failed case and a crash are checked by
 /// default, `--no-checks` turns that off; the whole sample corpus has no finding but in the two
 /// crash samples made to break the convention. Natively, under qemu and as on an ARM host.
-@Suite(
-    .tags(.integration),
-    .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"),
-    .enabled(if: Fixture.debugToolsAvailable, "gdb-multiarch or strace is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools, .needsDebugTools)
 struct AbiCheckTests {
     struct Sample: CustomTestStringConvertible, Sendable {
         /// The program under asm/checks (a file, or a folder).

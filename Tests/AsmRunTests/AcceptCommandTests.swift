@@ -15,7 +15,7 @@ import Testing
         #expect(!"x.asm:aXb (2)+".contains(regex) && !"x.asm:a.b (2)++".contains(regex))
     }
 
-    @Test(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+    @Test(.tags(.integration), .needsTools)
     func theLineRecordsThatCaseAloneWhenRun() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }

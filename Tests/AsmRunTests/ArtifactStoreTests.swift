@@ -8,7 +8,7 @@ import Testing
 
 /// A cold build links straight into the cache's staging folder and seals the linker's file as
 /// the entry: the case runs the entry, and nothing is left to copy or remove.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct ArtifactStoreTests {
     private let launcher = PosixLauncher(path: Fixture.environment["PATH"])
 

@@ -23,7 +23,7 @@ import Testing
         }
     }
 
-    @Test(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+    @Test(.tags(.integration), .needsTools)
     func runAutograderGradesSubmissionsInAutograderFolders() throws {
         var options = LaunchOptions()
         options.timeout = 120

@@ -10,14 +10,13 @@ import Testing
 
 /// Hostile names, sizes and paths given to the real tools: asmrun answers with one clear line and
 /// never lets a name forge output, a build fill the disk, or `-o` replace an input.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct BadInputTests {
-    private static let hello = try! String(contentsOfFile: Fixture.corpus + "/hello.asm", encoding: .utf8)
 
     @Test func trappingNumbersAreOneLineErrorsFromTheBinary() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
-        try Fixture.write("; asmrun: limit memory 99999999999999G\n" + Self.hello, to: directory + "/big.asm")
+        try Fixture.write("; asmrun: limit memory 99999999999999G\n" + Fixture.corpusHello, to: directory + "/big.asm")
         let run = try Fixture.asmrun([directory + "/big.asm"])
         #expect(run.status == .exited(125))
         #expect(
@@ -32,7 +31,7 @@ struct BadInputTests {
     @Test func sourcesWhoseNamesStartWithADashBuildAndRecord() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
-        for name in ["-E.asm", "-v.asm"] { try Fixture.write(Self.hello, to: directory + "/" + name) }
+        for name in ["-E.asm", "-v.asm"] { try Fixture.write(Fixture.corpusHello, to: directory + "/" + name) }
         let update = try Fixture.asmrun(["test", ".", "--update", "--runner", "qemu"], in: directory)
         #expect(update.status == .exited(0), "\(update.stdout)\(update.stderr)")
         for name in ["-E", "-v"] {
@@ -49,7 +48,7 @@ struct BadInputTests {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
         let evil = directory + "/x\nPASS  everything.asm\n::warning::forged"
-        try Fixture.write(Self.hello, to: evil + ".asm")
+        try Fixture.write(Fixture.corpusHello, to: evil + ".asm")
         try Fixture.write("[case \u{1b}[2Jclear]\nstatus: exit 3\n", to: evil + ".expect")
         let result = Fixture.test(
             [directory, "--runner", "qemu", "--junit", directory + "/r.xml"], environment: ["GITHUB_ACTIONS": "true"])
@@ -75,7 +74,7 @@ struct BadInputTests {
     @Test func caseArgumentsTooLargeForTheKernelSaySo() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
-        try Fixture.write(Self.hello, to: directory + "/hello.asm")
+        try Fixture.write(Fixture.corpusHello, to: directory + "/hello.asm")
         let big = String(repeating: "x", count: 200_000)
         try Fixture.write("[case big]\nargs: small \(big)\nstatus: exit 0\n", to: directory + "/hello.expect")
         let result = Fixture.test([directory, "--runner", "qemu"])
@@ -90,7 +89,7 @@ struct BadInputTests {
     @Test func dashOThatNamesAnInputIsRefused() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
-        try Fixture.write("%include \"inc/data.inc\"\n" + Self.hello, to: directory + "/hello.asm")
+        try Fixture.write("%include \"inc/data.inc\"\n" + Fixture.corpusHello, to: directory + "/hello.asm")
         try Fixture.write("; nothing but a comment\n", to: directory + "/inc/data.inc")
         symlink("hello.asm", directory + "/alias.asm")
         let before = try Data(contentsOf: URL(fileURLWithPath: directory + "/hello.asm"))

@@ -3,7 +3,7 @@ import Testing
 @testable import Support
 
 /// The built binary with `--runner binfmt` and the qemu sysroot check, on a simulated ARM host.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct BinfmtRunTests {
     private let corpus = Fixture.corpus
 

@@ -7,7 +7,7 @@ import Testing
 /// Issue 30's build attacks from a source, with real nasm, gcc and ld: each made the build load
 /// or run the source's code, write where it said, or read a file outside the program's folder
 /// (into the program, which then printed it), on main before the allow-list and the boundary.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct BuildAttackTests {
     /// `room/prog` (the program), `room/outside` (a secret), and what an attack uses in `prog`:
     /// an ld plugin and a fake assembler and error script, each writing `room/mark`.

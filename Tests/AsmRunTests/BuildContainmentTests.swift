@@ -9,7 +9,7 @@ import Testing
 /// folder (`incbin` by a computed name, which no scan of the source resolves) or the caller's
 /// environment (`%!NAME`), and prints what it got. `asmrun test` builds it in a `BuildView`:
 /// neither reaches the program, as root and as nobody.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct BuildContainmentTests {
     /// A program that prints the bytes of the file at `file` (a name put together from two
     /// halves, which no scan of the source resolves and the command line's `-D` cannot set).

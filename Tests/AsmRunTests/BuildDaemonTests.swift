@@ -9,7 +9,7 @@ import Testing
 /// a stand-in for nasm, ld or cc) left it running after asmrun exited, out of the tool's process
 /// group and session, waiting to rewrite the results. Each tool of a contained build is PID 1 of
 /// a PID namespace of its own: the daemon dies with it. As root and as nobody.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct BuildDaemonTests {
     /// A stand-in for `tool` that starts a daemon (a session of its own, stdio closed) and waits
     /// until it runs under its telling name, then runs the real tool. The daemon blocks reading

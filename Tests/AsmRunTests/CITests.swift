@@ -6,7 +6,7 @@ import Testing
 
 /// `asmrun test` in CI, with the built binary: shards, annotations, the step summary, one diff
 /// for runners that agree, `--fail-fast`, the JSON summary and `-v` on a cache hit.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct CITests {
     static var runner: String { Fixture.runner }
     /// Two runners that agree on everything here.

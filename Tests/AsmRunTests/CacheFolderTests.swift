@@ -5,7 +5,7 @@ import Testing
 @testable import Support
 
 /// The cache touches only a folder asmrun tagged as its own, and in it only names it made.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct CacheFolderTests {
     private let hello = Fixture.corpus + "/hello.asm"
 

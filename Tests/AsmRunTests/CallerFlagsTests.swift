@@ -43,7 +43,7 @@ import Testing
 }
 
 /// Real builds with the command line's flags, contained (as asmrun test builds every suite).
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct CallerFlagsBuildTests {
     /// A library outside the suite (`-L` there: a source may not name it) gives `greet`.
     @Test func aLibraryOutsideTheSuiteLinksFromTheCommandLineOnly() throws {

@@ -17,6 +17,14 @@ import Testing
         return (fds[0], fds[1])
     }
 
+    /// What the program reads when `binary` is written into `upstream` and `input` relays it;
+    /// `nil` if `input` does not relay.
+    private static func relayBinary(from upstream: (read: Int32, write: Int32), by input: CallerInput) -> [UInt8]? {
+        guard case .descriptor(let programEnd) = input.source else { return nil }
+        feed(binary, to: upstream.write)
+        return drain(programEnd)
+    }
+
     /// Writes `bytes` to `fd` on a thread of its own, then closes it.
     private static func feed(_ bytes: [UInt8], to fd: Int32) {
         DetachedThread.start {
@@ -57,12 +65,7 @@ import Testing
         defer { close(upstream.read) }
         let input = CallerInput(descriptor: upstream.read, relaying: true)
         #expect(input.kind == .stream)
-        guard case .descriptor(let programEnd) = input.source else {
-            Issue.record("a pipe is relayed, not inherited: \(input.source)")
-            return
-        }
-        Self.feed(Self.binary, to: upstream.write)
-        let read = Self.drain(programEnd)
+        let read = try #require(Self.relayBinary(from: upstream, by: input), "a pipe is relayed, not inherited: \(input.source)")
         #expect(read.count == Self.binary.count && read == Self.binary, "the program reads exactly the input, then end-of-file")
         input.programEnded()
         let replay = input.replay()
@@ -75,12 +78,7 @@ import Testing
         let upstream = try Self.pipe()
         defer { close(upstream.read) }
         let input = CallerInput(descriptor: upstream.read, relaying: true, limit: 1000)
-        guard case .descriptor(let programEnd) = input.source else {
-            Issue.record("a pipe is relayed, not inherited: \(input.source)")
-            return
-        }
-        Self.feed(Self.binary, to: upstream.write)
-        let read = Self.drain(programEnd)
+        let read = try #require(Self.relayBinary(from: upstream, by: input), "a pipe is relayed, not inherited: \(input.source)")
         #expect(read.count == Self.binary.count && read == Self.binary, "the program still reads all of it")
         input.programEnded()
         #expect(input.replay().shortfall == .tooLarge(limit: 1000))

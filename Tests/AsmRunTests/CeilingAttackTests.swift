@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 30, item 6: the command line's limits are ceilings a source cannot raise. A source's
 /// `; asmrun: timeout 604800` beat `--timeout 2`, and `limit output 1024G` was accepted.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct CeilingAttackTests {
     static let spin = "global _start\n_start:\n    jmp _start\n"
     /// Writes 4096 bytes to stdout and exits 0.

@@ -9,10 +9,7 @@ import Testing
 /// under the debugger gets the same stdin (a pipe relayed and kept, a file reopened at its
 /// offset), the relay gives the program exactly its input, and a crash that does not repeat
 /// says so in one line.
-@Suite(
-    .tags(.integration),
-    .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"),
-    .enabled(if: Fixture.debugToolsAvailable, "gdb-multiarch or strace is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools, .needsDebugTools)
 struct CrashInputTests {
     /// Reads one digit and divides 100 by it.
     static let divide = """

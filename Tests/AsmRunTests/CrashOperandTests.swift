@@ -57,7 +57,7 @@ struct CrashOperandTests {
 }
 
 /// The same forms in real programs that crash, natively, under qemu and as on an ARM host.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct CrashOperandRunTests {
     struct Sample: Sendable, CustomStringConvertible {
         var name: String

@@ -6,10 +6,7 @@ import Testing
 /// The crash samples in asm/crashes/, run end to end: each report names its file and line, shows
 /// the line's text, the instruction and stack pointers and the hint for its mistake, natively,
 /// under qemu, and on a simulated ARM host (qemu's gdbstub and gdb-multiarch).
-@Suite(
-    .tags(.integration),
-    .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"),
-    .enabled(if: Fixture.debugToolsAvailable, "gdb-multiarch or strace is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools, .needsDebugTools)
 struct CrashReportTests {
     struct Sample: CustomTestStringConvertible, Sendable {
         var file: String

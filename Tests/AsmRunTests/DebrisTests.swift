@@ -9,9 +9,8 @@ import Testing
 
 /// What an asmrun killed with SIGKILL leaves (scratch folders, a case still running, its pids
 /// cgroup, a half-written `.expect`) is removed by the next run, and nothing of a live run is.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct DebrisTests {
-    private static let hello = try! String(contentsOfFile: Fixture.corpus + "/hello.asm", encoding: .utf8)
 
     /// Case processes still running from scratch folders under `sandbox` (every case carries
     /// `TMPDIR=<its case folder>`; the cases' pids are their own PID namespaces').
@@ -73,7 +72,7 @@ struct DebrisTests {
         defer { Files.removeTree(suite) }
         let sandbox = suite + "/tmp"
         #expect(mkdir(sandbox, 0o755) == 0)
-        try Fixture.write(Self.hello, to: suite + "/hello.asm")
+        try Fixture.write(Fixture.corpusHello, to: suite + "/hello.asm")
         try Fixture.write("[case default]\nstatus: exit 9\n", to: suite + "/hello.expect")
         // A rewrite that died half-way, and one a live writer still holds.
         try Fixture.write("[case def", to: suite + "/.hello.expect.asmrun-Dead01")
@@ -85,9 +84,7 @@ struct DebrisTests {
         let visible = try Fixture.visibleDirectory()
         defer { Files.removeTree(visible) }
         let ready = try Readiness(in: visible)
-        let runner = visible + "/runner.sh"
-        try Fixture.write("#!/bin/sh\necho $$ > \(ready.path)\nexec sleep 600\n", to: runner)
-        chmod(runner, 0o755)
+        let runner = try ready.runner("echo $$ > \(ready.path)\nexec sleep 600\n")
         // Without isolation (or on a host without PID namespaces) a case outlives a killed asmrun;
         // with it, the case's init dies with asmrun and takes its namespace along.
         let first = try BackgroundAsmrun(
@@ -123,15 +120,13 @@ struct DebrisTests {
         defer { Files.removeTree(suite) }
         let sandbox = suite + "/tmp"
         #expect(mkdir(sandbox, 0o755) == 0)
-        try Fixture.write(Self.hello, to: suite + "/hello.asm")
+        try Fixture.write(Fixture.corpusHello, to: suite + "/hello.asm")
         let visible = try Fixture.visibleDirectory()
         defer { Files.removeTree(visible) }
         let ready = try Readiness(in: visible)
-        let runner = visible + "/runner.sh"
         // Says which cgroup the case is in, then waits to be killed.
         let said = "{ grep :pids: /proc/self/cgroup || grep ^0:: /proc/self/cgroup; } | head -n 1 > \(ready.path)"
-        try Fixture.write("#!/bin/sh\n\(said)\nexec sleep 600\n", to: runner)
-        chmod(runner, 0o755)
+        let runner = try ready.runner("\(said)\nexec sleep 600\n")
         let command = ["test", suite, "--update", "--runner", runner, "--no-cache"]
         // The runs make their trees in a cgroup of this test's: every other run of the suites
         // beside it sweeps the hierarchy's root, and would end the case left here before the

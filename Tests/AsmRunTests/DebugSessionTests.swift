@@ -6,10 +6,7 @@ import Testing
 
 /// `asmrun debug` as a learner uses it: gdb reads its commands from stdin here (not a terminal),
 /// so a test can `continue` the program to its end and read what it printed.
-@Suite(
-    .tags(.integration),
-    .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"),
-    .enabled(if: Fixture.debugToolsAvailable, "gdb-multiarch or strace is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools, .needsDebugTools)
 struct DebugSessionTests {
     typealias Way = CrashReportTests.Way
 

@@ -6,10 +6,7 @@ import Testing
 @testable import Support
 
 /// `asmrun debug --batch`, `--strace` and `-g`, with the real gdb, strace and qemu.
-@Suite(
-    .tags(.integration),
-    .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"),
-    .enabled(if: Fixture.debugToolsAvailable, "gdb-multiarch or strace is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools, .needsDebugTools)
 struct DebugToolsTests {
     static let ways = CrashReportTests.ways
 

@@ -30,7 +30,7 @@ import Testing
 
     @Suite(
         .tags(.integration),
-        .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"),
+        .needsTools,
         .enabled(if: geteuid() == 0 && Fixture.locator.find("setpriv") != nil, "needs root and setpriv to run asmrun as nobody"))
     struct AsNobody {
         /// `asmrun test` as nobody with user namespaces refused; status, stdout, stderr.

@@ -99,7 +99,7 @@ import Testing
 }
 
 /// The same, with nasm, gcc and ld: a fake assembler on the compiler's path would leave a mark.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct DirectiveFlagsBuildTests {
     private static let start =
         "global _start\nextern helper\nsection .text\n_start:\n    call helper\n    mov rdi, rax\n    mov rax, 60\n    syscall\n"

@@ -9,14 +9,13 @@ import Testing
 /// an alias of a folder is searched once under the folder's own name, and a real loop is one
 /// line (an error only when its names are programs, which then cannot be read).
 @Suite struct DiscoveryLinksTests {
-    private static let hello = try! String(contentsOfFile: Fixture.corpus + "/hello.asm", encoding: .utf8)
     private static let passing = try! String(contentsOfFile: Fixture.corpus + "/hello.expect", encoding: .utf8)
 
     /// A folder with `hello.asm` and its passing `hello.expect` in `progs/`, plus the links
     /// `links` (name → target), made by `arrange`.
     private static func suite(_ links: [(String, String)], alias: Bool = false) throws -> String {
         let root = try Fixture.temporaryDirectory()
-        try Fixture.write(hello, to: root + "/progs/hello.asm")
+        try Fixture.write(Fixture.corpusHello, to: root + "/progs/hello.asm")
         try Fixture.write(passing, to: root + "/progs/hello.expect")
         if alias { try Fixture.write(passing, to: root + "/progs/alias.expect") }
         for (name, target) in links { #expect(symlink(target, root + "/" + name) == 0) }
@@ -68,7 +67,7 @@ import Testing
     /// Through the command line: links that are no loop, and a folder's loop, leave a passing
     /// run passing (exit 0); a loop of program names is an error (exit 1).
     @Test(
-        .tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"),
+        .tags(.integration), .needsTools,
         arguments: [
             ([("progs/alias.asm", "hello.asm"), ("a-link", "progs")], Int32(0), 0),
             ([("progs/up", "..")], Int32(0), 1),

@@ -6,7 +6,7 @@ import Testing
 /// `asmrun test FILE.md`: the ```nasm blocks of a Markdown file are programs, the ```output block
 /// after each its stdout (issue 33, item 1). Runs the built binary natively (or under qemu) and
 /// as on an ARM host.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct DocTestTests {
     /// Prints `text` and a newline, then exits 0.
     static func hello(_ text: String) -> String {

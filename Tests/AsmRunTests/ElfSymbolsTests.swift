@@ -6,7 +6,7 @@ import Testing
 @testable import Support
 
 /// The in-process symbol reader on objects and archives nasm and ar really produced.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct ElfSymbolsTests {
     private func assemble(_ text: String, format: String, in directory: String, name: String) throws -> String {
         try Fixture.write(text, to: directory + "/\(name).asm")

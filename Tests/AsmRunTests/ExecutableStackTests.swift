@@ -61,10 +61,7 @@ import Testing
 /// Code copied to the stack and called, end to end: it runs when the objects or the link flags
 /// ask for an executable stack, natively and under qemu (which honours PT_GNU_STACK), and
 /// otherwise crashes with a hint that names the stack.
-@Suite(
-    .tags(.integration),
-    .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"),
-    .enabled(if: Fixture.debugToolsAvailable, "gdb-multiarch or strace is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools, .needsDebugTools)
 struct ExecutableStackRunTests {
     /// `mov eax, 7 / ret` written below the stack pointer and called; exits with eax - 7.
     static func stackCode(header: String = "", entry: String = "_start") -> String {

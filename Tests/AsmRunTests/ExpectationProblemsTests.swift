@@ -89,7 +89,7 @@ import Testing
     }
 
     /// Through a real run: the error line of the case names `hello.expect:LINE`.
-    @Test(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+    @Test(.tags(.integration), .needsTools)
     func aRunNamesTheLineOfArgumentsTooLarge() throws {
         let suite = try Fixture.temporaryDirectory()
         defer { Files.removeTree(suite) }

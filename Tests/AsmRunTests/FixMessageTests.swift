@@ -8,7 +8,7 @@ import Testing
 
 /// The mistakes learners make most, each answered with the one-line fix (issue 32 item 4):
 /// built for real with nasm and the linker, natively and as on an ARM host.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct FixMessageTests {
     static let exit = "    mov eax, 60\n    xor edi, edi\n    syscall\n"
     static let hosts: [[String: String]] = [[:], ["ASMRUN_HOST_ARCH": "aarch64"]]

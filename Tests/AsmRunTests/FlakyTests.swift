@@ -11,7 +11,7 @@ import Testing
 /// folder the test makes, and passes only when the mark is already there. Deterministic: the
 /// first run fails, every later one passes; without `--no-isolation` the folder is read-only to
 /// the case and the program fails every time (another message), so nothing passes by accident.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct FlakyTests {
     static var runner: String { Fixture.runner }
 

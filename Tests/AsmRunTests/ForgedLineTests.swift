@@ -5,7 +5,7 @@ import Testing
 
 /// Names that hold a newline reach every note asmrun prints, and none of them can start a line
 /// of its own: a forged `PASS` line or a forged message would be believed by whoever reads the log.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct ForgedLineTests {
     /// `asmrun test -v` lists each skipped file by name.
     @Test func aSkippedFileCannotForgeAPassLine() throws {

@@ -6,7 +6,7 @@ import Testing
 /// The expectations a grader writes, with the built binary: statuses that accept more than one
 /// outcome, comments `--update` keeps, output-only cases, the output of a timed-out case, and
 /// `--update` saying out loud when it records a crash or runners that disagree.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct GraderExpectationTests {
     /// Prints `hi`, then dies by SIGSEGV.
     static let crash = """
@@ -70,7 +70,8 @@ struct GraderExpectationTests {
     }
 
     @Test func updateKeepsCommentsInsideCasesAndSaysWhenItRecordsACrash() throws {
-        let expect = """
+        // The case `--update` keeps, comments and all, as it stands in the file before and after.
+        let kept = """
             # the header
 
             # worth 2 points
@@ -81,13 +82,9 @@ struct GraderExpectationTests {
             | hi
             # anything goes
             status: any
-            # the end of the case
-
-            [case new]
-            # a case nobody recorded yet
-            args: x
 
             """
+        let expect = kept + "# the end of the case\n\n[case new]\n# a case nobody recorded yet\nargs: x\n"
         let directory = try folder(Self.crash, expect)
         defer { Files.removeTree(directory) }
         let result = try Fixture.asmrun(["test", "p.asm", "--update", "--runner", Self.runner], in: directory)
@@ -96,17 +93,7 @@ struct GraderExpectationTests {
         #expect(!result.stderr.contains("p.asm:kept"), "a status that still accepts the crash is not recorded again")
         let written = try String(contentsOfFile: directory + "/p.expect", encoding: .utf8)
         #expect(
-            written == """
-                # the header
-
-                # worth 2 points
-                [case kept]
-                points: 2
-                # what it prints
-                stdout:
-                | hi
-                # anything goes
-                status: any
+            written == kept + """
 
                 # the end of the case
                 [case new]
@@ -143,26 +130,16 @@ struct GraderExpectationTests {
     }
 
     @Test func aTimedOutCaseShowsTheOutputItProduced() throws {
-        let partial = """
-            global _start
-            _start:
-                mov eax, 1
-                mov edi, 1
-                lea rsi, [rel msg]
-                mov edx, 6
-                syscall
-            .spin:
-                jmp .spin
-            section .data
-            msg: db "part1", 10
-
-            """
-        let directory = try folder(partial, "[case default]\nstdout:\n| part1\n| part2\nstatus: exit 0\n")
+        // Fixture.hello, spinning where it would exit.
+        let exit = "    mov eax, 60\n    xor edi, edi\n    syscall\n"
+        let partial = Fixture.hello.replacingOccurrences(of: exit, with: ".spin:\n    jmp .spin\n")
+        try #require(partial.contains(".spin") && !partial.contains("mov eax, 60"))
+        let directory = try folder(partial, "[case default]\nstdout:\n| hello\n| part2\nstatus: exit 0\n")
         defer { Files.removeTree(directory) }
         let result = try Fixture.asmrun(["test", "p.asm", "--timeout", "0.3", "--runner", Self.runner], in: directory)
         #expect(result.status == .exited(1))
         #expect(result.stdout.contains("TIME  p.asm:default [\(Self.runner)]: timed out after 0.3 s"))
         #expect(result.stdout.contains("(below: its output until then against the expected)\n    stdout:\n"), "\(result.stdout)")
-        #expect(result.stdout.contains("     part1\n    -part2\n"))
+        #expect(result.stdout.contains("     hello\n    -part2\n"))
     }
 }

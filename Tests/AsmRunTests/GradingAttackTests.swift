@@ -7,7 +7,7 @@ import Testing
 /// A student who wants full marks without solving the exercise, against
 /// `asmrun test subs/* --reference ref --gradescope results.json`: each test is one way issue 35
 /// measured of beating the grader from inside a submission, and asserts it no longer works.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct GradingAttackTests {
     /// `xfail all` turned a wrong program's failures into full marks; `skip all` took it out of
     /// the maximum. The reference decides both: the directive is ignored, with one note.

@@ -6,7 +6,7 @@ import Testing
 /// What issue 35 measured besides the attacks: submissions as students hand them in, the
 /// feedback Gradescope shows them, hidden cases and per-case limits from the reference, a
 /// gradebook, and exercises graded on their exit status alone.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct GradingFeedbackTests {
     /// Feedback said `[native] fail`, "record `status: timeout`" and the reference's paths, and
     /// never the case's arguments or input.

@@ -5,7 +5,7 @@ import Testing
 
 /// Grading with the built binary: a reference folder of expectations with points, four
 /// submissions, the per-submission summary, Gradescope's results.json and the JSON scores.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct GradingTests {
     /// Exits with its number of arguments.
     static let count = "global _start\n_start:\n    mov rdi, [rsp]\n    dec rdi\n    mov eax, 60\n    syscall\n"

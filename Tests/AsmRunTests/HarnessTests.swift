@@ -7,7 +7,7 @@ import Testing
 @testable import Support
 
 /// `asmrun test` over real programs: expectations, diffs, update, runners, reports.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct HarnessTests {
     private static let hello = """
         section .data

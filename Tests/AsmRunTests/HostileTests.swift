@@ -8,7 +8,7 @@ import Testing
 /// The hostile battery in `Tests/Hostile`: whatever a program does, asmrun reports it precisely
 /// and leaves no process, file or core dump behind. Each test runs the built binary with a
 /// private TMPDIR, so everything asmrun creates can be inspected afterwards.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct HostileTests {
     static let hostile = Fixture.packageRoot + "/Tests/Hostile"
     private static let runners = runnersForTests
@@ -119,7 +119,7 @@ struct HostileTests {
         expectClean(outcome)
     }
 
-    @Test(.enabled(if: Fixture.nativeHost, "the native runner needs an x86_64 host"))
+    @Test(.needsNativeHost)
     func nativeAddressSpaceIsOneGiB() throws {
         let outcome = try Self.run(["memory_hog"], ["--timeout", "60"], runners: "native")
         #expect(outcome.result("memory_hog", "native")?["stdout"] as? String == "960 MiB\n")

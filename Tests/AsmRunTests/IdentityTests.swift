@@ -9,9 +9,7 @@ import Testing
 /// while everything a case needs still works from a home only root may enter (as /root is):
 /// the cache in it, asmrun's scratch folder in it, files put into the case's folder (which the
 /// case may change), and the crash report, whose debugger reads the debug build from the cache.
-@Suite(
-    .tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"),
-    .enabled(if: Fixture.rootMayIsolate, "needs root on a kernel that lets root unshare every namespace (unshare(1) says)"))
+@Suite(.tags(.integration), .needsTools, .needsIsolatingRoot)
 struct IdentityTests {
     /// Appends to the file it was given and writes a new one in the folder it was given.
     static let append = """

@@ -108,6 +108,12 @@ import Testing
         #expect(GitHubAnnotations.escape("50% done\r\n::warning::x\n", property: false) == "50%25 done%0D%0A::warning::x%0A")
     }
 
+    @Test func junitTextCannotEndAnElementOrHoldWhatXMLCannot() {
+        #expect(JUnitReport.escape("<a & 'b'>\"") == "&lt;a &amp; &apos;b&apos;&gt;&quot;")
+        #expect(JUnitReport.escape("tab\tLF\nCR\r") == "tab\tLF\nCR\r", "the controls XML 1.0 holds stay")
+        #expect(JUnitReport.escape("\u{1b}[2J\u{0}\u{fffe}\u{ffff}é") == "\\x1b[2J\\x00\\xfffe\\xffffé")
+    }
+
     @Test func theStepSummaryEscapesNames() {
         #expect(StepSummary.cell("b.asm:\u{1b}[2Jclear") == "b.asm:\\\\e\\[2Jclear", "shown as b.asm:\\e[2Jclear")
         #expect(StepSummary.cell("a\nPASS | x\r") == "a\\\\nPASS \\| x\\\\r")

@@ -6,9 +6,7 @@ import Testing
 /// A crash where no debugger is installed (a .deb installed without its recommends): the built
 /// binary, with a PATH holding every tool but gdb and gdb-multiarch, says in one line what to
 /// install for the crash report, natively, under qemu and as on an ARM host.
-@Suite(
-    .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"),
-    .serialized)
+@Suite(.needsTools, .serialized)
 struct NoDebuggerTests {
     static let segfault = Fixture.corpus + "/segfault.asm"
 

@@ -8,7 +8,7 @@ import Testing
 /// Programs as they exist in the wild, each with the one command a user would guess, natively,
 /// under qemu and on a simulated ARM host: several sources, a C test driver, `_start` calling C,
 /// an entry point chosen by a macro, 32-bit code without `bits 32`, warnings.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct ProgramShapesTests {
     private let corpus = Fixture.corpus
     /// A runner, with the environment it runs in.

@@ -5,7 +5,7 @@ import Testing
 @testable import Support
 
 /// `asmrun test` over programs of several files and programs that read and write files.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct ProgramSuiteTests {
     private var runner: String { Fixture.nativeHost ? "native" : "qemu" }
 

@@ -42,7 +42,7 @@ struct ReferenceCaseTests {
     }
 
     /// No hidden cases and no per-case limits could be written in the reference.
-    @Test(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+    @Test(.tags(.integration), .needsTools)
     func hiddenCasesAndPerCaseLimitsComeFromTheReference() throws {
         let room = try Classroom()
         defer { room.remove() }

@@ -7,9 +7,7 @@ import Testing
 
 /// What a program can make of the reports about it: the debugger that reads it for a crash
 /// report, the lines the report quotes, the text the log shows.
-@Suite(
-    .tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"),
-    .enabled(if: Fixture.debugToolsAvailable, "gdb-multiarch or strace is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools, .needsDebugTools)
 struct ReportAttackTests {
     /// A crash whose executable carries a gdb script (`.debug_gdb_scripts`) that would quit the
     /// debugger before it reports; the host's gdb auto-loads every script (a `gdb` first on

@@ -6,7 +6,7 @@ import Testing
 
 /// `asmrun report merge`: the reports of a sharded run's jobs, made one, are the report of the
 /// unsharded run; reports that are not the shards of one run are refused with one line.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct ReportMergeTests {
     /// Nine programs, the seventh failing, run whole and in three shards, with their reports.
     static func sharded(in directory: String) throws -> [String] {

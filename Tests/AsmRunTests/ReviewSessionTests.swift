@@ -11,7 +11,7 @@ import Testing
 /// keys, and the files the accepted cases changed are byte for byte what
 /// `asmrun test PROGRAM --update --filter ID` writes in a copy of the folder (Markdown output
 /// blocks and holes included); the files of cases not accepted are untouched.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct ReviewSessionTests {
     /// A folder of failing cases: two in `hello.asm`, one in `two.asm`, two Markdown blocks,
     /// and `tsc.asm` (the time-stamp counter) with no expectations yet.

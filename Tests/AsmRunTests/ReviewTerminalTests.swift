@@ -6,7 +6,7 @@ import Testing
 
 /// `asmrun test --review` as a user meets it: on a pseudo-terminal, keys typed once the prompt
 /// shows; refused without a terminal and with the options it cannot go with.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct ReviewTerminalTests {
     @Test func withoutATerminalItIsRefusedInOneLine() throws {
         let base = try Fixture.temporaryDirectory()

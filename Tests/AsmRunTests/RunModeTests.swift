@@ -8,7 +8,7 @@ import Testing
 
 /// `asmrun FILE.asm` end to end: the built binary really assembles, links and runs the samples,
 /// natively and under qemu; stdout, stderr and the exit status are checked together.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct RunModeTests {
     private let corpus = Fixture.corpus
     private static let runners = Fixture.nativeHost ? ["native", "qemu"] : ["qemu"]
@@ -243,7 +243,7 @@ struct RunModeTests {
         #expect(bad.stderr == "asmrun: usage: asmrun cache info|clean [--cache-dir DIR]\n")
     }
 
-    @Test(.enabled(if: Fixture.rootMayIsolate, "needs root on a kernel that lets root unshare every namespace (unshare(1) says)"))
+    @Test(.needsIsolatingRoot)
     func doctorListsEveryLayerAsRoot() throws {
         let doctor = try Fixture.asmrun(["doctor"])
         for layer in ["pid", "ipc", "uts", "net", "mount", "caps", "seccomp", "cgroup"] {

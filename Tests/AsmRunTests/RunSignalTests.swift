@@ -7,7 +7,7 @@ import Testing
 
 /// `asmrun FILE.asm` and signals, end to end with the built binary: Ctrl-C while it builds, and
 /// the dispositions the programs it runs start with.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct RunSignalTests {
     private let corpus = Fixture.corpus
 

@@ -9,8 +9,7 @@ import Testing
 /// of the same user, asmrun itself, a neighbour case), run as root and as `nobody`, natively and
 /// under qemu. Whether the kernel allows the namespaces is asked of unshare(1), never of asmrun.
 /// Serialized: both users' runs aim at the one message queue key of this process.
-@Suite(
-    .serialized, .tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.serialized, .tags(.integration), .needsTools)
 struct SandboxTests {
     /// program: the contained output of each case (`args` with the fixtures filled in).
     static let attacks: [(program: String, cases: [(name: String, args: String, stdout: String)])] = [
@@ -48,14 +47,14 @@ struct SandboxTests {
     /// "AS" and the pid: `make stress`'s battery (a key of its own) may run beside these tests.
     static let queueKey = key_t(0x4153_0000 | (getpid() & 0xFFFF))
 
-    @Test(.enabled(if: Fixture.rootMayIsolate, "needs root on a kernel that lets root unshare every namespace (unshare(1) says)"))
+    @Test(.needsIsolatingRoot)
     func everyAttackIsContainedAsRoot() throws {
         try expectContained(uid: 0)
     }
 
     /// Where no warden can be started (ASMRUN_WARDENS=0 does as such a host would), each case
     /// gets an init and namespaces of its own: the same attacks are contained there.
-    @Test(.enabled(if: Fixture.rootMayIsolate, "needs root on a kernel that lets root unshare every namespace (unshare(1) says)"))
+    @Test(.needsIsolatingRoot)
     func everyAttackIsContainedWithAnInitPerCase() throws {
         try expectContained(uid: 0, environment: ["ASMRUN_WARDENS": "0"])
     }
@@ -63,7 +62,7 @@ struct SandboxTests {
     /// Where the kernel or an emulator (asmrun itself under qemu-user) refuses an init that shares
     /// asmrun's memory, the init gets a copy: the attacks on the init and on what it ends hold there
     /// too.
-    @Test(.enabled(if: Fixture.rootMayIsolate, "needs root on a kernel that lets root unshare every namespace (unshare(1) says)"))
+    @Test(.needsIsolatingRoot)
     func theAttacksOnTheInitAreContainedWithACopiedInit() throws {
         let fixtures = try AttackFixtures(uid: 0)
         defer { fixtures.close() }

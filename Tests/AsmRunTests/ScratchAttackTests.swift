@@ -10,7 +10,7 @@ import Testing
 /// tmpfs of `--scratch-limit` bytes and 16384 files and folders: the case that fills it fails
 /// with one line, and the next case of the same worker starts with an empty folder.
 @Suite(
-    .tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"),
+    .tags(.integration), .needsTools,
     .enabled(if: Fixture.rootMayIsolate, "needs root with namespaces (a warden's folder is a tmpfs in its mount namespace)"))
 struct ScratchAttackTests {
     static let runners = Fixture.nativeHost ? "native,qemu" : "qemu"

@@ -10,7 +10,7 @@ import Testing
 /// file-size limit whatever the scratch limit said. Its RLIMIT_FSIZE is now at most the scratch
 /// limit: of a 32 MiB file under `--scratch-limit 16M`, 16 MiB are written (the write comes
 /// back short, and the program exits 1).
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct ScratchBoundTests {
     /// A suite whose one program writes one file of 32 MiB and expects to exit 0 (it exits 1
     /// when the write is short).

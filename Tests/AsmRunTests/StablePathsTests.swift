@@ -19,7 +19,7 @@ import Testing
         #expect(BuildPlan.stableFileMacro("./leap_test.c", in: inside) == ["-fmacro-prefix-map=./="])
     }
 
-    @Test(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+    @Test(.tags(.integration), .needsTools)
     func fileMacroIsTheSameFromInsideAndFromAbove() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }

@@ -5,7 +5,7 @@ import Testing
 
 /// `stdout: any` / `stderr: any`: a test driver is judged by its status alone, and when that
 /// fails, what it printed is shown (issue 33, item 3).
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct StreamsNotCheckedTests {
     /// Prints a driver's report on stdout and a note on stderr, then exits with `status`.
     static func driver(status: Int) -> String {

@@ -11,6 +11,20 @@ extension Tag {
     @Tag static var integration: Self
 }
 
+/// What a suite or test needs of the machine, and the reason it names when skipped.
+extension Trait where Self == ConditionTrait {
+    static var needsTools: Self {
+        .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)")
+    }
+    static var needsDebugTools: Self {
+        .enabled(if: Fixture.debugToolsAvailable, "gdb-multiarch or strace is not installed (make deps)")
+    }
+    static var needsIsolatingRoot: Self {
+        .enabled(if: Fixture.rootMayIsolate, "needs root on a kernel that lets root unshare every namespace (unshare(1) says)")
+    }
+    static var needsNativeHost: Self { .enabled(if: Fixture.nativeHost, "the native runner needs an x86_64 host") }
+}
+
 /// Paths and helpers shared by the tests.
 enum Fixture {
     static let packageRoot: String = {
@@ -20,6 +34,9 @@ enum Fixture {
     }()
 
     static let corpus = packageRoot + "/asm"
+
+    /// The text of the corpus's asm/hello.asm.
+    static let corpusHello = try! String(contentsOfFile: corpus + "/hello.asm", encoding: .utf8)
 
     /// The `asmrun` binary `swift test` built next to the test bundle.
     static let binary: String = {
@@ -168,10 +185,12 @@ enum Fixture {
 /// end-of-file between writers.
 final class Readiness {
     let path: String
+    private let directory: String
     private let reader: Int32
     private let keeper: Int32
 
     init(in directory: String) throws {
+        self.directory = directory
         path = directory + "/ready.fifo"
         // Writable by everyone, whatever the umask: root's cases run as nobody.
         guard mkfifo(path, 0o666) == 0, chmod(path, 0o666) == 0 else { throw POSIXError(.EEXIST) }
@@ -182,6 +201,14 @@ final class Readiness {
     deinit {
         close(reader)
         close(keeper)
+    }
+
+    /// Writes `runner.sh` beside the FIFO, a shell script of `body` for `--runner`; its path.
+    func runner(_ body: String) throws -> String {
+        let script = directory + "/runner.sh"
+        try Fixture.write("#!/bin/sh\n" + body, to: script)
+        guard chmod(script, 0o755) == 0 else { throw POSIXError(.EPERM) }
+        return script
     }
 
     /// The first `count` lines written, waiting at most `seconds` for them (fewer on timeout).

@@ -75,7 +75,7 @@ struct SyscallCheckProgramTests {
 /// The warning as users meet it: printed before the program runs under every runner (it is the
 /// native user's only clue to a loop that never ends), replayed from the cache, and shown with
 /// passing cases of `asmrun test` in every report.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct SyscallWarningTests {
     /// Writes `.` three times, counting in rcx across the syscall: it ends under qemu, never natively.
     static let counter = """
@@ -140,7 +140,7 @@ struct SyscallWarningTests {
         }
     }
 
-    @Test(.enabled(if: Fixture.nativeHost, "the native runner needs an x86_64 host")) func nativelyTheWarningComesBeforeTheRun() throws {
+    @Test(.needsNativeHost) func nativelyTheWarningComesBeforeTheRun() throws {
         let directory = try programs()
         defer { Files.removeTree(directory) }
         let cache = ["XDG_CACHE_HOME": directory + "/cache"]
@@ -188,7 +188,7 @@ struct SyscallWarningTests {
         #expect(grades.allSatisfy { ($0["output"] as? String)?.contains(": warning: r") == true })
     }
 
-    @Test(.enabled(if: Fixture.nativeHost, "the native runner needs an x86_64 host")) func failingCasesShowItOnceToo() throws {
+    @Test(.needsNativeHost) func failingCasesShowItOnceToo() throws {
         let directory = try programs()
         defer { Files.removeTree(directory) }
         try Fixture.write("[case one]\nstatus: exit 42\n[case two]\nstatus: exit 42\n", to: directory + "/flags.expect")

@@ -10,7 +10,7 @@ import Testing
 /// crashes so that the crash report runs it again under the debugger. asmrun runs under a
 /// pseudo-terminal that is its controlling terminal, as root and as nobody, natively and under
 /// qemu, with wardens and with an init per case: nothing reaches the screen or the input.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct TerminalTests {
     /// With a warden per worker, with an init per case, and without the namespaces (where the
     /// host's /dev/tty is in sight and only the session keeps the terminal out of reach).

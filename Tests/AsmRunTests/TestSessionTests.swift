@@ -9,7 +9,7 @@ import Testing
 
 /// A front end other than the command line (a watch mode, an editor) drives `TestSession` with a
 /// plan it made itself, observes its events, and runs it again.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct TestSessionTests {
     @Test func aSessionRunsAgainAndTellsItsEvents() throws {
         let directory = try Fixture.temporaryDirectory()

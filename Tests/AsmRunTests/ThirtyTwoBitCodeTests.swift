@@ -8,10 +8,7 @@ import Testing
 /// 64-bit: cdecl functions reading their arguments at `[esp+4]`, arguments pushed and popped with
 /// `add esp, N`, several sources of which one says `int 0x80`; and the crash report of such code
 /// forced to elf64. Natively, under qemu, and as on an ARM host where the tools allow.
-@Suite(
-    .tags(.integration),
-    .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"),
-    .enabled(if: Fixture.debugToolsAvailable, "gdb-multiarch or strace is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools, .needsDebugTools)
 struct ThirtyTwoBitCodeTests {
     /// A runner, with the environment it runs in.
     struct Setup: Sendable, CustomTestStringConvertible {

@@ -5,7 +5,7 @@ import Testing
 
 /// `asmrun trace` with the real tools: natively (ptrace), under qemu on this machine, and as on an
 /// ARM host (qemu's gdbstub), for elf64 and elf32, `_start` and C `main`, stdin and runaway loops.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct TraceTests {
     typealias Way = CrashReportTests.Way
     static let ways = CrashReportTests.ways

@@ -10,7 +10,7 @@ import Testing
 /// user namespace for the network and mount namespaces.
 @Suite(
     .tags(.integration),
-    .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"),
+    .needsTools,
     .enabled(if: geteuid() == 0 && Fixture.locator.find("setpriv") != nil, "needs root and setpriv to run asmrun as nobody"))
 struct UnprivilegedTests {
     @Test func containmentWithoutRoot() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// `--update` runs a new or changed case again and records what differs between runs as holes
 /// (issue 33, item 2): the time-stamp counter's expectation passes the next runs.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct UpdateHolesTests {
     /// A folder with `asm/tsc.asm` and the library it includes.
     private func copyOfTsc() throws -> String {

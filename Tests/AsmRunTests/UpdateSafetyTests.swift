@@ -8,9 +8,8 @@ import Testing
 
 /// `--update` under faults: interrupts, concurrent runs, hand edits, read-only files, programs
 /// that do not build, symlinks. Nothing recorded is lost, nothing wrong is recorded.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct UpdateSafetyTests {
-    private static let hello = try! String(contentsOfFile: Fixture.corpus + "/hello.asm", encoding: .utf8)
     private static let stale = "[case default]\nstdout:\n| stale\nstatus: exit 9\n"
 
     private func read(_ path: String) throws -> String { String(decoding: try Files.read(path), as: UTF8.self) }
@@ -27,19 +26,17 @@ struct UpdateSafetyTests {
         let suite = try Fixture.temporaryDirectory()
         defer { Files.removeTree(suite) }
         for name in ["a_fast", "b_fast", "slow0", "slow1"] {
-            try Fixture.write(Self.hello, to: suite + "/\(name).asm")
+            try Fixture.write(Fixture.corpusHello, to: suite + "/\(name).asm")
             try Fixture.write(Self.stale, to: suite + "/\(name).expect")
         }
-        try Fixture.write(Self.hello, to: suite + "/c_new.asm")
+        try Fixture.write(Fixture.corpusHello, to: suite + "/c_new.asm")
         let before = try snapshot(suite)
         // Cases see /tmp and /dev/shm as fresh, empty folders: the runner and its FIFO live where they can reach them.
         let visible = try Fixture.visibleDirectory()
         defer { Files.removeTree(visible) }
         let ready = try Readiness(in: visible)
         // A runner that runs fast programs and holds slow ones until the interrupt ends them.
-        let runner = visible + "/runner.sh"
-        try Fixture.write("#!/bin/sh\ncase \"$1\" in ./slow*) echo $$ > \(ready.path); exec sleep 60;; esac\nexec \"$@\"\n", to: runner)
-        chmod(runner, 0o755)
+        let runner = try ready.runner("case \"$1\" in ./slow*) echo $$ > \(ready.path); exec sleep 60;; esac\nexec \"$@\"\n")
         let run = try BackgroundAsmrun(
             ["test", suite, "--update", "--runner", runner, "-j", "2", "--no-cache", "--json", suite + "/r.json"])
         // (The pids they report are their own PID namespaces': that the interrupt ends them is
@@ -83,7 +80,7 @@ struct UpdateSafetyTests {
     @Test func aHandEditMadeDuringTheUpdateIsKept() throws {
         let suite = try Fixture.temporaryDirectory()
         defer { Files.removeTree(suite) }
-        try Fixture.write(Self.hello, to: suite + "/hello.asm")
+        try Fixture.write(Fixture.corpusHello, to: suite + "/hello.asm")
         try Fixture.write("[case a]\nstatus: exit 9\n\n[case b]\nargs: B\nstatus: exit 9\n", to: suite + "/hello.expect")
         let visible = try Fixture.visibleDirectory()
         defer { Files.removeTree(visible) }
@@ -91,9 +88,7 @@ struct UpdateSafetyTests {
         let go = visible + "/go.fifo"
         #expect(mkfifo(go, 0o666) == 0)
         // Case b waits for the test to say go, so the test can edit the file while it runs.
-        let runner = visible + "/runner.sh"
-        try Fixture.write("#!/bin/sh\nif [ \"$2\" = B ]; then echo b > \(ready.path); read x < \(go); fi\nexec \"$@\"\n", to: runner)
-        chmod(runner, 0o755)
+        let runner = try ready.runner("if [ \"$2\" = B ]; then echo b > \(ready.path); read x < \(go); fi\nexec \"$@\"\n")
         let run = try BackgroundAsmrun(["test", suite, "--update", "--runner", runner, "-j", "1", "--no-cache"])
         #expect(ready.lines(1, within: 60) == ["b"])
         try Fixture.write(
@@ -120,7 +115,7 @@ struct UpdateSafetyTests {
             chmod(suite, 0o755)
             Files.removeTree(suite)
         }
-        try Fixture.write(Self.hello, to: suite + "/hello.asm")
+        try Fixture.write(Fixture.corpusHello, to: suite + "/hello.asm")
         try Fixture.write(Self.stale, to: suite + "/hello.expect")
         chmod(readOnly == "file" ? suite + "/hello.expect" : suite, readOnly == "file" ? 0o444 : 0o555)
         let result = Fixture.test([suite, "--update", "--runner", "qemu"])
@@ -146,7 +141,7 @@ struct UpdateSafetyTests {
     @Test func aSymlinkedExpectationIsWrittenThroughAndKeepsItsMode() throws {
         let suite = try Fixture.temporaryDirectory()
         defer { Files.removeTree(suite) }
-        try Fixture.write(Self.hello, to: suite + "/tests/hello.asm")
+        try Fixture.write(Fixture.corpusHello, to: suite + "/tests/hello.asm")
         // Inside the program's folder: a link out of it is refused (ReportAttackTests).
         let shared = suite + "/tests/shared/hello.expect"
         try Fixture.write(Self.stale, to: shared)

@@ -5,19 +5,7 @@
 ; GNU ld then writes PT_GNU_STACK with PF_X ("missing .note.GNU-stack section implies
 ; executable stack") and code stored on the stack runs (it returns 42).
 %include "probe.inc"
+%include "execstack.inc"
 global main
 main:
-        on_signal 11, handler
-        sub     rsp, 16
-        mov     dword [rsp], 0x00002ab8 ; mov eax, 42
-        mov     word [rsp + 4], 0xc300  ; (the immediate's last byte) ret
-        mov     rax, rsp
-        call    rax
-        show_dec "code on the stack returned", rax
-        exit_with 0
-
-handler:
-        mov     rbx, rsi                ; siginfo
-        mov     eax, [rbx + 8]
-        show_dec "SIGSEGV executing the stack, si_code", rax
-        exit_with 0
+        run_stack_code_or_report_fault

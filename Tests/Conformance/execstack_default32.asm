@@ -3,12 +3,7 @@
 ; Without PT_GNU_STACK (nasm writes no .note.GNU-stack, so ld writes none) Linux runs a 32-bit
 ; program with READ_IMPLIES_EXEC: its stack is executable, and code stored there runs.
 %include "probe32.inc"
+%include "execstack.inc"
 global _start
 _start:
-        sub     esp, 16
-        mov     dword [esp], 0x00002ab8 ; mov eax, 42
-        mov     word [esp + 4], 0xc300  ; (the immediate's last byte) ret
-        mov     eax, esp
-        call    eax
-        show_dec "code on the stack returned", eax
-        exit_with 0
+        run_stack_code

@@ -5,14 +5,7 @@
 %include "probe.inc"
 global _start
 _start:
-        xor     edi, edi
-        mov     esi, 4096
-        mov     edx, 7                  ; PROT_READ | PROT_WRITE | PROT_EXEC
-        mov     r10d, 0x22              ; MAP_PRIVATE | MAP_ANONYMOUS
-        mov     r8, -1
-        xor     r9d, r9d
-        mov     eax, 9                  ; mmap
-        syscall
+        map_rwx_page
         mov     rbx, rax
         lea     rsi, [rel routine]
         mov     rdi, rbx

@@ -4,18 +4,10 @@
 ; sees. In `nasm -f elf64 && ld` that is the symbol table's null entry: zeros. A program that
 ; scans for the terminator its string lacks (a classic mistake) stops there.
 %include "probe.inc"
+%include "unterminated.inc"
 global _start
 _start:
-        say     "the 8 bytes after the string:"
-        xor     ebx, ebx
-.byte:  say     " "
-        lea     rax, [rel message + 5]
-        movzx   eax, byte [rax + rbx]
-        call    put_hex
-        inc     ebx
-        cmp     ebx, 8
-        jb      .byte
-        call    put_newline
+        show_bytes_after message + 5
         exit_with 0
 
 section .data

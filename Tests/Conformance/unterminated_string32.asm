@@ -5,17 +5,10 @@
 ; sees. In `nasm -f elf32 && ld -m elf_i386` that is the symbol table's null entry: zeros. A
 ; program that scans for the terminator its string lacks (a classic mistake) stops there.
 %include "probe32.inc"
+%include "unterminated.inc"
 global _start
 _start:
-        say     "the 8 bytes after the string:"
-        xor     ebx, ebx
-.byte:  say     " "
-        movzx   eax, byte [message + 5 + ebx]
-        call    put_hex
-        inc     ebx
-        cmp     ebx, 8
-        jb      .byte
-        call    put_newline
+        show_bytes_after message + 5
         exit_with 0
 
 section .data

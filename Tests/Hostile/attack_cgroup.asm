@@ -3,36 +3,17 @@
 ; setsid daemon. Contained: "cgroup: refused", and the daemon ends with the case.
 %include "attack.inc"
 section .data
-proc:   db "/proc/", 0
 ns_mnt: db "/ns/mnt", 0
 v1:     db "/sys/fs/cgroup/pids/cgroup.procs", 0
 v2:     db "/sys/fs/cgroup/cgroup.procs", 0
 zero:   db "0", 10
 text moved, "cgroup: moved"
 text refused, "cgroup: refused"
-section .bss
-path:   resb 64
 section .text
 global _start
 _start:
-        lea     rdi, [rel path]
-        lea     rsi, [rel proc]
-        call    append_string
-        mov     eax, SYS_getppid
-        syscall
-        call    append_decimal
         lea     rsi, [rel ns_mnt]
-        call    append_string
-        mov     eax, SYS_open
-        lea     rdi, [rel path]
-        xor     esi, esi
-        syscall
-        test    rax, rax
-        js      .move
-        mov     edi, eax
-        mov     eax, SYS_setns
-        xor     esi, esi
-        syscall
+        call    enter_parent_ns         ; refused or not, the moves below are tried
 .move:  lea     rdi, [rel v1]
         call    join_root
         test    rax, rax

@@ -8,8 +8,7 @@ section .text
 global _start
 _start:
         mov     rbx, rsp
-        argv_or_exit 1
-        call    parse_decimal
+        argv_number_or_exit 1
         mov     edi, eax
         mov     eax, SYS_kill
         mov     esi, 9

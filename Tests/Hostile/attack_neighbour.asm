@@ -16,8 +16,6 @@ slash:   db "/", 0
 slash_marker: db "/victim-here", 0
 slash_intruder: db "/intruder", 0
 warden_prefix: db "../warden-", 0
-text written, "attacker: written"
-text blocked, "attacker: blocked"
 text alone, "attacker: no neighbour"
 text intruded, "victim: intruded"
 text intact, "victim: intact"
@@ -46,7 +44,7 @@ attacker:
 .found: lea     rsi, [rel slash_intruder]
         call    append_string
         lea     rdi, [rel path]
-        try_create
+        try_create "attacker"
 
 victim:
         mov     eax, SYS_open

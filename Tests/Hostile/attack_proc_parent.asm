@@ -3,10 +3,7 @@
 ; `--reference DIR`. argv[1] is a word of asmrun's command line to look for. Where cases have no
 ; /proc of their own, asmrun is not dumpable while they run: "environ: hidden".
 %include "attack.inc"
-section .bss
-path:   resb 64
 section .data
-proc:    db "/proc/", 0
 cmdline: db "/cmdline", 0
 environ: db "/environ", 0
 text cmdline_hidden, "cmdline: hidden"
@@ -46,16 +43,3 @@ _start:
 .read:  say     environ_read
         exit_with 0
 
-; rdi = `path`, "/proc/PPID" followed by the string at rsi.
-parent_path:
-        push    rsi
-        lea     rdi, [rel path]
-        lea     rsi, [rel proc]
-        call    append_string
-        mov     eax, SYS_getppid
-        syscall
-        call    append_decimal
-        pop     rsi
-        call    append_string
-        lea     rdi, [rel path]
-        ret

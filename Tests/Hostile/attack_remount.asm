@@ -8,8 +8,6 @@ root:   db "/", 0
 attr:   dq 0, 1, 0, 0
 text done, "remount: done"
 text refused, "remount: refused"
-text written, "outside: written"
-text blocked, "outside: blocked"
 section .text
 global _start
 _start:
@@ -39,4 +37,4 @@ _start:
 .outside:
         argv_or_exit 1
         mov     rdi, rsi
-        try_create
+        try_create "outside"

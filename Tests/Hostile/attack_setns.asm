@@ -3,17 +3,12 @@
 ; Contained: "setns mnt: refused", "setns net: refused", "outside: blocked".
 %include "attack.inc"
 section .data
-proc:   db "/proc/", 0
 ns_mnt: db "/ns/mnt", 0
 ns_net: db "/ns/net", 0
 text mnt_in, "setns mnt: entered"
 text mnt_no, "setns mnt: refused"
 text net_in, "setns net: entered"
 text net_no, "setns net: refused"
-text written, "outside: written"
-text blocked, "outside: blocked"
-section .bss
-path:   resb 64
 section .text
 global _start
 _start:
@@ -37,29 +32,5 @@ _start:
 .outside:
         argv_or_exit 1
         mov     rdi, rsi
-        try_create
+        try_create "outside"
 
-; setns into /proc/PPID<rsi>; rax = 0 on success.
-enter_parent_ns:
-        push    rsi
-        lea     rdi, [rel path]
-        lea     rsi, [rel proc]
-        call    append_string
-        mov     eax, SYS_getppid
-        syscall
-        call    append_decimal
-        pop     rsi
-        call    append_string
-        mov     eax, SYS_open
-        lea     rdi, [rel path]
-        xor     esi, esi
-        syscall
-        test    rax, rax
-        js      .fail
-        mov     edi, eax
-        mov     eax, SYS_setns
-        xor     esi, esi
-        syscall
-        ret
-.fail:  mov     eax, 1
-        ret

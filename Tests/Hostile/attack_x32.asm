@@ -14,10 +14,7 @@ status: resd 1
 section .text
 global _start
 _start:
-        mov     eax, SYS_fork
-        syscall
-        test    eax, eax
-        jnz     .parent
+        fork_or_parent .parent
         mov     eax, 0x40000001         ; write, x32
         mov     edi, 1
         lea     rsi, [rel escaped]

@@ -8,16 +8,10 @@ name:   db "written-late", 0
 section .text
 global _start
 _start:
-        mov     eax, SYS_fork
-        syscall
-        test    eax, eax
-        jnz     .parent
+        fork_or_parent .parent
         mov     eax, SYS_setsid
         syscall
-        mov     eax, SYS_fork
-        syscall
-        test    eax, eax
-        jnz     .quit
+        fork_or_parent .quit
         sleep_seconds 20
         mov     eax, SYS_open
         lea     rdi, [rel name]

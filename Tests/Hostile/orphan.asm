@@ -3,10 +3,7 @@
 section .text
 global _start
 _start:
-        mov     eax, SYS_fork
-        syscall
-        test    eax, eax
-        jnz     .parent
+        fork_or_parent .parent
         sleep_seconds 20
 .parent:
         exit_with 0
