@@ -7,7 +7,7 @@ import Testing
 /// `--watch` end to end with the built binary: a save (in place, and by writing a temporary file
 /// and renaming it) starts the second run, which shows the change and runs only what it touches;
 /// Ctrl-C ends the watch with 130 and no child left.
-@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "nasm, binutils, gcc or qemu-user is not installed (make deps)"))
+@Suite(.tags(.integration), .needsTools)
 struct WatchTests {
     private static func program(printing label: String, length: Int) -> String {
         """
