@@ -1,4 +1,4 @@
-import Sandbox
+import Processes
 import Session
 import Support
 import Synchronization
