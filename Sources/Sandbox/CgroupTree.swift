@@ -43,9 +43,13 @@ struct CgroupTree: Sendable {
     /// delegated one: `ASMRUN_CGROUP_PARENT`), where abandoned trees are also swept; `nil` when
     /// no writable pids controller exists there.
     static func create(in group: String? = nil) -> CgroupTree? {
-        guard let group = group.map(Self.validGroup) ?? "" else { return nil }
-        let unified = "/sys/fs/cgroup" + group
-        let legacy = "/sys/fs/cgroup/pids" + group
+        var below = ""
+        if let group {
+            guard let valid = validGroup(group) else { return nil }
+            below = valid
+        }
+        let unified = "/sys/fs/cgroup" + below
+        let legacy = "/sys/fs/cgroup/pids" + below
         for parent in [unified, legacy] { removeAbandoned(in: parent) }
         if let controllers = read(unified + "/cgroup.controllers"), controllers.split(separator: " ").contains("pids"),
             let (base, lock) = makeBase(in: unified)

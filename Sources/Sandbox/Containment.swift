@@ -52,6 +52,20 @@ package final class Containment: Sendable {
     /// Processes one case may have at once (pids.max, or added to the user's count for RLIMIT_NPROC).
     package static let maxProcesses = 256
 
+    /// Why cases get no pids cgroup, and what bounds their processes instead.
+    private static func uncounted(root: Bool, cgroupParent: String?, exact: Bool) -> String {
+        guard root else {
+            return "not root: process counts bounded by RLIMIT_NPROC"
+                + (exact ? " (all of the user's processes count)" : "; escaped daemons ended through the subreaper")
+        }
+        let missing =
+            cgroupParent.map {
+                "ASMRUN_CGROUP_PARENT=\($0.displayEscaped) is no cgroup with a writable pids controller (name one below the "
+                    + "hierarchy's root, such as `ci/asmrun`, or unset it)"
+            } ?? "no writable pids cgroup"
+        return missing + ": process counts are not bounded for root (RLIMIT_NPROC does not apply)"
+    }
+
     /// Sets up what this host allows; `writable` holds the case folders, `visible` are folders
     /// cases must see even under /tmp, /run or /dev/shm (the build's private copies), and
     /// `launcher` is the one that will start the cases. `isolate: false` (`--no-isolation`)
@@ -85,12 +99,7 @@ package final class Containment: Sendable {
             strays = exact ? nil : StrayReaper(children: launcher.children, writable: writable)
             leasedSubreaper = exact ? false : Subreaper.acquire()
             processLimit = Self.userProcessCount() + Self.maxProcesses
-            let reason =
-                root
-                ? (cgroupParent.map { "no writable pids cgroup in ASMRUN_CGROUP_PARENT=\($0.displayEscaped)" }
-                    ?? "no writable pids cgroup") + ": process counts are not bounded for root (RLIMIT_NPROC does not apply)"
-                : "not root: process counts bounded by RLIMIT_NPROC"
-                    + (exact ? " (all of the user's processes count)" : "; escaped daemons ended through the subreaper")
+            let reason = Self.uncounted(root: root, cgroupParent: cgroupParent, exact: exact)
             layers.append(.off("cgroup", reason))
             notes.append(reason)
         }

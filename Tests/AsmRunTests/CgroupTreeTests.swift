@@ -18,6 +18,16 @@ import Testing
         #expect(CgroupTree.create(in: "../escape") == nil)
     }
 
+    /// A parent that is refused leaves cases without cgroups, and doctor says why and what to do.
+    @Test(.enabled(if: CgroupTree.create().map { $0.remove() } != nil, "needs a writable pids cgroup (root)"))
+    func doctorNamesARefusedCgroupParentAndTheFix() throws {
+        let run = try Fixture.asmrun(["doctor"], environment: ["ASMRUN_CGROUP_PARENT": "../escape"])
+        #expect(run.stdout.contains("cgroup: unavailable, ASMRUN_CGROUP_PARENT=../escape is no cgroup with a writable pids controller"))
+        #expect(run.stdout.contains("such as `ci/asmrun`, or unset it"))
+        let fine = try Fixture.asmrun(["doctor"])
+        #expect(fine.stdout.contains("cgroup: active"))
+    }
+
     @Test(.enabled(if: CgroupTree.create().map { $0.remove() } != nil, "needs a writable pids cgroup (root)"))
     func aCgroupThatEndedEmptyServesTheNextCaseWithItsOwnLimit() throws {
         let tree = try #require(CgroupTree.create())
