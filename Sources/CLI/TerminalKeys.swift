@@ -16,7 +16,12 @@ enum TerminalKeys {
         var saved = termios()
         guard tcgetattr(0, &saved) == 0 else { return body() }
         savedSettings = saved
-        let previous = signals.map { signal($0, restoreThenDeliver) }
+        let previous = signals.map { number in
+            let old = signal(number, restoreThenDeliver)
+            // One that was ignored (nohup, a background job) stays ignored.
+            if let old, unsafeBitCast(old, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { signal(number, SIG_IGN) }
+            return old
+        }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
         raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
@@ -32,8 +37,19 @@ enum TerminalKeys {
         return body()
     }
 
-    /// The next key; `nil` at the end of the input (or when it cannot be read).
+    /// The next key; `nil` at the end of the input (or when it cannot be read). An escape
+    /// sequence (an arrow, a function key: ESC `[` `A`…) is one key, ESC, with the rest of it
+    /// dropped: its letters are not keys (`A` would accept every case left).
     static func read() -> UInt8? {
+        guard let byte = readByte() else { return nil }
+        if byte == 0x1B {
+            var input = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            while poll(&input, 1, 30) == 1, input.revents & Int16(POLLIN) != 0, readByte() != nil {}
+        }
+        return byte
+    }
+
+    private static func readByte() -> UInt8? {
         var byte: UInt8 = 0
         while true {
             let got = Glibc.read(0, &byte, 1)

@@ -38,7 +38,7 @@ struct ReviewTerminalTests {
     /// How a review on the terminal ends after the first case is accepted and the second skipped.
     enum Ending: String, CaseIterable, Sendable { case endOfInput, controlC, terminated }
 
-    /// Accepts the first case on the terminal, skips the second, then ends (Ctrl-D, Ctrl-C or a
+    /// Accepts the first case on the terminal, skips the second (after an arrow key), then ends (Ctrl-D, Ctrl-C or a
     /// SIGTERM while a key is awaited): the first case's file changes as `--update --filter`
     /// writes it (not after SIGTERM, which writes nothing), nothing else does, and the terminal is
     /// left as it was (echo and lines back) whatever the ending.
@@ -64,6 +64,9 @@ struct ReviewTerminalTests {
         #expect(screen.contains("FAIL  doc.md:3 [\(runner)]: stdout differs"), "\(screen)")
         terminal.type("a")
         screen += try terminal.read(until: "review 2/6 doc.md:", then: ") > ")
+        // An arrow key is one key that is none of the review's (its `A` is not "accept all").
+        terminal.type("\u{1B}[A")
+        screen += try terminal.read(until: "not a key here", then: ") > ")
         terminal.type("s")
         screen += try terminal.read(until: "review 3/6 ", then: ") > ")
         switch ending {
