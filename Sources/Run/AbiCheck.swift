@@ -32,26 +32,38 @@ struct AbiCheck {
     var savedNames: [String] { thirtyTwoBit ? ["ebx", "esi", "edi", "ebp"] : ["rbx", "rbp", "r12", "r13", "r14", "r15"] }
     private var word: UInt64 { thirtyTwoBit ? 4 : 8 }
 
-    /// The gdb commands that set a breakpoint at each site, printing `MARKER INDEX SP [SP] SAVED…` and going on.
+    /// The gdb commands that set one breakpoint at each address of a site, printing
+    /// `MARKER INDEX SP [SP] SAVED…` for each of its sites in order, and going on. One breakpoint
+    /// per address, not per site: of two breakpoints at one address gdb runs only the first's
+    /// commands once they `continue` (a `call` right after a call's return, a function that
+    /// starts with a `call`).
     var script: String {
-        var text = ""
+        var order: [UInt64] = []
+        var atAddress: [UInt64: [Int]] = [:]
         for (index, site) in sites.enumerated() {
-            text += "break *0x\(String(site.address, radix: 16))\ncommands\nsilent\n\(printf(index))\ncontinue\nend\n"
+            if atAddress[site.address] == nil { order.append(site.address) }
+            atAddress[site.address, default: []].append(index)
         }
-        return text
+        return order.map { address in
+            let prints = atAddress[address, default: []].map(printf).joined(separator: "\n")
+            return "break *0x\(String(address, radix: 16))\ncommands\nsilent\n\(prints)\ncontinue\nend\n"
+        }.joined()
     }
 
     /// For a program already stopped at `entry` (qemu's gdbstub waits there), which `continue`
-    /// steps over without stopping at its breakpoint: the stop printed at once.
+    /// steps over without stopping at its breakpoint: the stops printed at once.
     func stopAt(entry: UInt64) -> String {
-        guard let index = sites.firstIndex(where: { $0.address == entry }) else { return "" }
-        return "if $pc == 0x\(String(entry, radix: 16))\n\(printf(index))\nend\n"
+        let here = sites.indices.filter { sites[$0].address == entry }
+        guard !here.isEmpty else { return "" }
+        return "if $pc == 0x\(String(entry, radix: 16))\n\(here.map(printf).joined(separator: "\n"))\nend\n"
     }
 
     private func printf(_ index: Int) -> String {
         let registers = (["$sp", "*(unsigned \(thirtyTwoBit ? "int" : "long") *)$sp"] + savedNames.map { "$" + $0 })
         let format = Array(repeating: "%lx", count: registers.count).joined(separator: " ")
-        return "printf \"\(marker) %d \(format)\\n\", \(index), \(registers.joined(separator: ", "))"
+        // On a line of its own: natively the program's output shares gdb's, and a prompt with
+        // no newline would otherwise start the stop's line.
+        return "printf \"\\n\(marker) %d \(format)\\n\", \(index), \(registers.joined(separator: ", "))"
     }
 
     /// The stops gdb printed, in order.

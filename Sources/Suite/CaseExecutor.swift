@@ -90,14 +90,14 @@ struct CaseExecutor: Sendable {
     }
 
     /// The ABI checks of a failed case (of every case with `--checks always`, where a finding
-    /// fails it), run again under the debugger.
+    /// fails a passing case; a timeout or an error keeps its verdict), run again under the debugger.
     private func checkAbi(
         _ input: CaseInput, program: Program, artifact: Artifact, runner: Runner, limits: CaseLimits, into verdict: inout RunnerResult
     ) {
         let failed = verdict.status == .fail || verdict.status == .error
         guard self.runner.abiProbe != nil, verdict.observation != nil, failed || configuration.checksAlways else { return }
         verdict.abiFindings = abiFindings(input, program: program, artifact: artifact, runner: runner, limits: limits)
-        if !failed, !verdict.abiFindings.isEmpty {
+        if verdict.status == .pass, !verdict.abiFindings.isEmpty {
             verdict.status = .fail
             verdict.recordsChange = false
             verdict.message = "the ABI checks (--checks always) found \(verdict.abiFindings.count == 1 ? "a problem" : "problems")"

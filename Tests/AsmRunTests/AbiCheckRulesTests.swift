@@ -14,6 +14,22 @@ struct AbiCheckRulesTests {
         AbiCheck.Stop(site: site, values: [pointer, top] + Array(repeating: saved, count: 6))
     }
 
+    /// gdb runs the commands of only the first of two breakpoints at one address once they
+    /// `continue`: sites that share an address (a call into C returning onto the next `call`) get
+    /// one breakpoint that prints each of them, in order, and so does the stop at the entry.
+    @Test func sitesAtOneAddressShareOneBreakpointThatPrintsEach() {
+        let sites = [
+            Site(address: 0x10, kind: .call(external: true, returnSite: 0x15), location: Self.place, name: "printf"),
+            Site(address: 0x15, kind: .returned, location: Self.place, name: "printf"),
+            Site(address: 0x15, kind: .call(external: false, returnSite: 0x1a), location: Self.place, name: "down"),
+        ]
+        let check = AbiCheck(sites: sites, thirtyTwoBit: false)
+        let breakpoints = check.script.components(separatedBy: "break *0x")
+        #expect(breakpoints.count == 3, "one per address: \(check.script)")
+        #expect(breakpoints[2].contains("\", 1, $sp") && breakpoints[2].contains("\", 2, $sp"))
+        #expect(check.stopAt(entry: 0x15).components(separatedBy: "printf ").count == 3)
+    }
+
     @Test func aTailCallIntoLibcEndsTheFrameWithoutAFinding() {
         let sites = [
             Site(address: 0x10, kind: .entry, location: Self.place, name: "main"),
