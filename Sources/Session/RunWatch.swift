@@ -32,7 +32,9 @@ package final class RunWatch: Sendable {
             if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
         }
         let named = sources.compactMap { Files.isDirectory($0) ? Files.realPath($0) : WatchSet.canonical($0) }
-        set = Mutex(WatchSet(programs: [WatchSet.Program(path: sources.first ?? "", inputs: named)]))
+        // A folder program's folder is watched as its own before its first build succeeds.
+        let folder = sources.count == 1 && Files.isDirectory(sources[0]) ? Files.realPath(sources[0]) : nil
+        set = Mutex(WatchSet(programs: [WatchSet.Program(path: sources.first ?? "", inputs: named, folder: folder)]))
     }
 
     /// Ctrl-C (or SIGTERM) arrived: the watch ends.
@@ -58,7 +60,7 @@ package final class RunWatch: Sendable {
             ended != nil
             && DetachedThread.start(stackSize: 256 << 10) { [watcher, children] in
                 while case .saved(let paths) = watcher.next(cancel: ended, relevant: current.isRelevant) {
-                    guard !current.affected(by: paths).isEmpty else { continue }
+                    guard !current.affected(by: paths).programs.isEmpty else { continue }
                     saved.withLock { $0 = paths }
                     children.endAll()
                     break
@@ -85,7 +87,7 @@ package final class RunWatch: Sendable {
         watchFolders(current)
         while !interrupted {
             guard case .saved(let paths) = watcher.next(relevant: current.isRelevant) else { continue }
-            if !current.affected(by: paths).isEmpty { return paths }
+            if !current.affected(by: paths).programs.isEmpty { return paths }
         }
         return nil
     }

@@ -69,6 +69,7 @@ package final class FileWatcher: Sendable {
             var entries = [inotify, woken.descriptor, cancel?.descriptor ?? -1].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&entries, 3, timeout)
             if ready < 0 && errno == EINTR { continue }
+            if ready < 0 { return .woken }  // not a wait that can go on: end it rather than spin
             if entries[1].revents != 0 || entries[2].revents != 0 { return .woken }
             if ready == 0 { return .saved(changed) }  // quiet since the last event
             for path in drain() where relevant(path) && !changed.contains(path) {
@@ -96,6 +97,11 @@ package final class FileWatcher: Sendable {
                 let name = Int(event.len) > 0 ? String(cString: nameStart.assumingMemoryBound(to: CChar.self)) : ""
                 if let folder = known[event.wd], !name.isEmpty {
                     paths.append(folder == "/" ? "/" + name : folder + "/" + name)
+                } else if event.mask & UInt32(IN_IGNORED) != 0, let folder = known[event.wd] {
+                    // The folder was removed or replaced (`rm -r`, `git checkout`): no longer
+                    // watched, so a later watch of its path adds it again; itself a change.
+                    _ = folders.withLock { $0.removeValue(forKey: event.wd) }
+                    paths.append(folder)
                 }
                 offset += MemoryLayout<inotify_event>.size + Int(event.len)
             }

@@ -51,6 +51,21 @@ struct FileWatcherTests {
         #expect(watcher.next(cancel: try deadline()) { !PathName.lastComponent(of: $0).hasPrefix(".") } == .saved([real + "/a.asm"]))
     }
 
+    /// A watched folder removed and made again (`rm -r`, `git checkout`) is itself a change and
+    /// no longer counted as watched, so it is watched again.
+    @Test func aRemovedFolderIsAChangeAndIsWatchedAgain() throws {
+        let (made, real, watcher) = try folder()
+        defer { made.remove() }
+        let inner = real + "/part"
+        #expect(mkdir(inner, 0o755) == 0)
+        #expect(watcher.watch(folder: inner))
+        _ = watcher.next(cancel: try deadline()) { $0 == inner }  // its creation
+        #expect(rmdir(inner) == 0)
+        #expect(watcher.next(cancel: try deadline()) { $0 == inner } == .saved([inner]))
+        #expect(!watcher.watched.contains(inner))
+        #expect(mkdir(inner, 0o755) == 0 && watcher.watch(folder: inner) && watcher.watched.contains(inner))
+    }
+
     @Test func aWakeEndsTheWaitAndEveryLaterOne() throws {
         let (made, real, watcher) = try folder()
         defer { made.remove() }
