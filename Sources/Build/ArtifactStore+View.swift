@@ -24,10 +24,7 @@ extension ArtifactStore {
             // A run of hundreds of submissions keeps at most 64 views (three descriptors each) at
             // a time: a view let go is closed once the builds using it end.
             if views.count >= 64, let other = views.keys.first { views[other] = nil }
-            let made = BuildView.make(
-                readable: [folder] + Self.toolFolders(toolchain) + callerFlags.namedPaths, writable: root.map { [$0] } ?? [],
-                scratch: scratch,
-                workingDirectory: Files.currentDirectory, sharing: views.values.lazy.compactMap { try? $0.get() }.first)
+            let made = makeView(of: folder, toolchain: toolchain, sharing: views.values.lazy.compactMap { try? $0.get() }.first)
             views[folder] = made
             return made
         }
@@ -36,6 +33,28 @@ extension ArtifactStore {
             uncontained?(Self.uncontainedNote(problem))
         }
         return try? made.get()
+    }
+
+    /// A new view for `folder`: the first folder's made in full, later ones from the template
+    /// (made with the second: a run of one folder pays for one view), or in full where that
+    /// fails (a folder the template holds, a kernel without `open_tree`).
+    private func makeView(of folder: String, toolchain: Toolchain, sharing other: BuildView?) -> Result<BuildView, BuildViewError> {
+        let readable = Self.toolFolders(toolchain) + callerFlags.namedPaths
+        let writable = root.map { [$0] } ?? []
+        let workingDirectory = Files.currentDirectory
+        if usesTemplate, let other {
+            let template = template.withLock { template in
+                if template == nil {
+                    template = BuildView.make(
+                        readable: readable, writable: writable, scratch: scratch, workingDirectory: workingDirectory, sharing: other,
+                        template: true)
+                }
+                return try? template?.get()
+            }
+            if let template, case .success(let view) = BuildView.make(folder: folder, from: template) { return .success(view) }
+        }
+        return BuildView.make(
+            readable: [folder] + readable, writable: writable, scratch: scratch, workingDirectory: workingDirectory, sharing: other)
     }
 
     /// The run's one line about builds the host would not contain.

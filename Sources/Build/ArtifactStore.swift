@@ -28,6 +28,12 @@ package final class ArtifactStore: Sendable {
     let toldUncontained = Atomic<Bool>(false)
     /// The views by folder (`BuildBounds.folder(of:)`), or why the host refused one.
     let views = Mutex<[String: Result<BuildView, BuildViewError>]>([:])
+    /// The view later folders' views are made from (`BuildView.make(folder:from:)`), made with
+    /// the second folder's, or why the host refused it; `nil` before.
+    let template = Mutex<Result<BuildView, BuildViewError>?>(nil)
+    /// Whether later views come from `template`: `ASMRUN_VIEW_TEMPLATE=0` makes each in full,
+    /// as a kernel without `open_tree` does (for tests).
+    let usesTemplate: Bool
     /// The folder of this process's private copies of executables (cases must see it).
     package var scratch: String { scratchFolder.path }
     private let scratchFolder: TemporaryDirectory
@@ -54,6 +60,7 @@ package final class ArtifactStore: Sendable {
         self.callerFlags = callerFlags
         self.launcher = launcher
         self.bounds = bounds
+        usesTemplate = environment["ASMRUN_VIEW_TEMPLATE"] != "0"
         writer = EntryWriter(inline: writesAtOnce)
         let folder = try options.enabled ? options.root(environment: environment).flatMap(CacheFolder.open) : nil
         if let folder, !folder.created {
@@ -79,6 +86,7 @@ package final class ArtifactStore: Sendable {
     package func close() {
         writer.finish()
         views.withLock { $0.removeAll() }
+        template.withLock { $0 = nil }
         scratchFolder.remove()
         let bytes = stored.load(ordering: .relaxed) + writer.written.load(ordering: .relaxed)
         if bytes > 0, let root {

@@ -11,20 +11,28 @@ import Support
 /// /root, no /etc/shadow, no reference solution, no other process. Their environment is a fixed
 /// one (`environment`), so `%!GITHUB_TOKEN` reads nothing. One per folder named on the command
 /// line, made at its first build; its namespaces are closed when the last builder lets it go.
+/// Later folders' views are made from a template (`BuildView+Template.swift`).
 package final class BuildView: Sendable {
     package let namespaces: Namespaces
+    /// A template's, without root: the host's mounts in its user namespace, where folders are
+    /// cloned from (`make(folder:from:)`); -1 otherwise.
+    let hostMounts: Int32
     /// The whole environment of every tool.
     package let environment: [String: String]
     /// asmrun's working directory, where the tools run (their operands are relative to it).
     package let workingDirectory: String
 
-    private init(namespaces: Namespaces, environment: [String: String], workingDirectory: String) {
+    init(namespaces: Namespaces, environment: [String: String], workingDirectory: String, hostMounts: Int32 = -1) {
         self.namespaces = namespaces
         self.environment = environment
         self.workingDirectory = workingDirectory
+        self.hostMounts = hostMounts
     }
 
-    deinit { namespaces.close() }
+    deinit {
+        namespaces.close()
+        if hostMounts >= 0 { Glibc.close(hostMounts) }
+    }
 
     /// The environment of contained builds: the system's programs, a home and temporary files in
     /// the build's scratch folder, UTF-8 messages.
@@ -36,23 +44,29 @@ package final class BuildView: Sendable {
     /// `writable` folders (at most 3) besides `scratch`, or says why it cannot be made. It
     /// enters `network`'s network namespace (another view's), and without root its user
     /// namespace, rather than new ones: making them took about a millisecond, paid again by
-    /// every submission of a run.
+    /// every submission of a run. A `template` keeps, without root, the host's mounts too.
     package static func make(
-        readable: [String], writable: [String], scratch: String, workingDirectory: String, sharing network: BuildView? = nil
+        readable: [String], writable: [String], scratch: String, workingDirectory: String, sharing network: BuildView? = nil,
+        template: Bool = false
     ) -> Result<BuildView, BuildViewError> {
         guard readable.count <= 16, writable.count <= 3 else { return .failure(BuildViewError(step: "view", code: E2BIG)) }
         let root = geteuid() == 0
         if !root && NamespaceSetup.userNamespacesRefused {
             return .failure(BuildViewError(step: "unprivileged user namespace", code: EPERM))
         }
-        let made = attempt(readable: readable, writable: writable, scratch: scratch, workingDirectory: workingDirectory, sharing: network)
+        let made = attempt(
+            readable: readable, writable: writable, scratch: scratch, workingDirectory: workingDirectory, sharing: network,
+            template: template)
         // Where another view's namespaces cannot be entered (no helper sharing asmrun's memory), new ones.
         guard network != nil, case .failure = made else { return made }
-        return attempt(readable: readable, writable: writable, scratch: scratch, workingDirectory: workingDirectory, sharing: nil)
+        return attempt(
+            readable: readable, writable: writable, scratch: scratch, workingDirectory: workingDirectory, sharing: nil,
+            template: template)
     }
 
     private static func attempt(
-        readable: [String], writable: [String], scratch: String, workingDirectory: String, sharing network: BuildView?
+        readable: [String], writable: [String], scratch: String, workingDirectory: String, sharing network: BuildView?,
+        template: Bool
     ) -> Result<BuildView, BuildViewError> {
         let root = geteuid() == 0
         var namespaces = Namespaces()
@@ -89,12 +103,17 @@ package final class BuildView: Sendable {
         } else {
             for fd in [shared, sharedUser] where fd >= 0 { Glibc.close(fd) }
         }
-        guard code == 0, namespaces.networkNamespace >= 0, namespaces.mountNamespace >= 0 else {
+        var hostMounts: Int32 = -1
+        var problem = code
+        if code == 0, template, !root { problem = asmrun_copy_host_mounts(namespaces.userNamespace, &hostMounts, &step) }
+        guard problem == 0, namespaces.networkNamespace >= 0, namespaces.mountNamespace >= 0 else {
             namespaces.close()
-            return .failure(BuildViewError(step: step.map { String(cString: $0) } ?? "view", code: code))
+            return .failure(BuildViewError(step: step.map { String(cString: $0) } ?? "view", code: problem))
         }
         return .success(
-            BuildView(namespaces: namespaces, environment: environment(scratch: scratch), workingDirectory: workingDirectory))
+            BuildView(
+                namespaces: namespaces, environment: environment(scratch: scratch), workingDirectory: workingDirectory,
+                hostMounts: hostMounts))
     }
 
     /// The build layer as `asmrun doctor` lists it, from a view made in `scratch` for the

@@ -191,6 +191,24 @@ typedef struct {
 int asmrun_make_namespaces(const asmrun_view *view, int with_user_ns, int *user_fd, int *net_fd, int *mnt_fd,
                            const char **step);
 
+/// A build view made from a template: `template_fd` is the mount namespace of a view made with
+/// asmrun_make_namespaces for no folder of its own, copied (a dozen mounts, not the host's
+/// table), with `folder` (absolute) cloned from the host's mounts (open_tree) and moved into
+/// place (move_mount), read-only, on a tmpfs of the view's own over the deepest folder of its
+/// way that the template holds (the template is not written to). As root (`user_fd` -1) on a
+/// thread; otherwise `user_fd` is the template's user namespace and `host_fd` a mount namespace
+/// of it with the host's mounts (asmrun_copy_host_mounts), entered by a helper sharing asmrun's
+/// memory. Stores the view's mount namespace (close-on-exec) and returns 0, or an errno with
+/// `*step` naming the step: ENOTSUP where the folder cannot be added this way (the template
+/// holds the folder, the way to it leaves the template's root tmpfs or is the root itself, no
+/// helper), ENOSYS or EPERM where the kernel refuses; the caller then makes the view in full.
+int asmrun_make_view_from_template(int template_fd, int user_fd, int host_fd, const char *folder, int *mnt_fd,
+                                   const char **step);
+
+/// A mount namespace of the user namespace `user_fd`, copied from asmrun's: where folders are
+/// cloned from for asmrun_make_view_from_template without root. 0 or an errno.
+int asmrun_copy_host_mounts(int user_fd, int *mnt_fd, const char **step);
+
 /// Catches SIGINT and SIGTERM with a handler that writes the signal number as one byte to
 /// `notify_fd` (async-signal-safe), and unblocks both in the calling thread; the previous
 /// actions are saved. Returns 0 or -1.
