@@ -28,11 +28,9 @@ package final class ArtifactStore: Sendable {
     let toldUncontained = Atomic<Bool>(false)
     /// The views by folder (`BuildBounds.folder(of:)`), or why the host refused one.
     let views = Mutex<[String: Result<BuildView, BuildViewError>]>([:])
-    /// The view later folders' views are made from (`BuildView.make(folder:from:)`), made with
-    /// the second folder's, or why the host refused it; `nil` before.
+    /// The template of later folders' views (`makeView`), made with the second; `nil` before.
     let template = Mutex<Result<BuildView, BuildViewError>?>(nil)
-    /// Whether later views come from `template`: `ASMRUN_VIEW_TEMPLATE=0` makes each in full,
-    /// as a kernel without `open_tree` does (for tests).
+    /// `ASMRUN_VIEW_TEMPLATE=0` makes every view in full, as a kernel without `open_tree` does.
     let usesTemplate: Bool
     /// The folder of this process's private copies of executables (cases must see it).
     package var scratch: String { scratchFolder.path }
