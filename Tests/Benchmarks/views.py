@@ -4,10 +4,12 @@
 in interleaved rounds: the medians' difference per folder (= per program), in wall time and in
 CPU time (asmrun's and its children's, user + system, from wait4).
 
-    python3 Tests/Benchmarks/views.py [ASMRUN] [--folders 50] [--rounds 12] [--as-nobody]
+    python3 Tests/Benchmarks/views.py [ASMRUN] [--folders 50] [--rounds 12] [--as-nobody] [--against OLD]
 
 ASMRUN defaults to .build/release/asmrun; --as-nobody runs it as `nobody` (setpriv), where each
-view needs a user namespace of its own. Used for BENCHMARKS.md's "Contained builds" section.
+view needs a user namespace of its own. --against OLD compares OLD's views with ASMRUN's
+instead (both with views, interleaved): what a change to the views saves per folder. Used for
+BENCHMARKS.md's "Contained builds" section.
 """
 import argparse, os, shutil, statistics, subprocess, tempfile, time
 
@@ -21,11 +23,15 @@ def main():
     parser.add_argument("--folders", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--as-nobody", action="store_true")
+    parser.add_argument("--against", metavar="OLD")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="asmrun-views-") as root:
         os.chmod(root, 0o755)
         binary = os.path.join(root, "asmrun")
         shutil.copy(options.asmrun, binary)
+        old = os.path.join(root, "asmrun-old")
+        if options.against:
+            shutil.copy(options.against, old)
         folders = []
         for index in range(options.folders):
             folder = os.path.join(root, "submissions", f"s{index}")
@@ -40,9 +46,12 @@ def main():
         def run(views):
             cache = tempfile.mkdtemp(prefix="asmrun-views-cache-", dir="/dev/shm")
             os.chmod(cache, 0o777)
-            environment = dict(os.environ, HOME=root, **({} if views else {"ASMRUN_BUILD_VIEW": "0"}))
+            # With --against, "without" is OLD with its views.
+            off = not views and not options.against
+            environment = dict(os.environ, HOME=root, **({"ASMRUN_BUILD_VIEW": "0"} if off else {}))
             start = time.perf_counter()
-            child = subprocess.Popen([*prefix, binary, "test", "-j1", "--cache-dir", cache, *folders], env=environment,
+            program = old if options.against and not views else binary
+            child = subprocess.Popen([*prefix, program, "test", "-j1", "--cache-dir", cache, *folders], env=environment,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             _, status, usage = os.wait4(child.pid, 0)
             elapsed = time.perf_counter() - start
@@ -59,8 +68,9 @@ def main():
         for kind, column in (("wall", 0), ("CPU", 1)):
             with_views = statistics.median(sample[column] for sample in samples[True])
             without = statistics.median(sample[column] for sample in samples[False])
+            other = "OLD's views" if options.against else "none"
             print(f"{options.folders} folders, cold -j1, {kind}: a view each {with_views * 1000:.1f} ms, "
-                  f"none {without * 1000:.1f} ms, {(with_views - without) / options.folders * 1000:+.3f} ms per folder")
+                  f"{other} {without * 1000:.1f} ms, {(with_views - without) / options.folders * 1000:+.3f} ms per folder")
 
 
 if __name__ == "__main__":
