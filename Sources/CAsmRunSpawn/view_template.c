@@ -14,9 +14,10 @@
 
 /* Build views made from a template (asmrun_make_view_from_template): a copy of a view's small
    mount namespace, the program's folder cloned in from the host's with open_tree and moved
-   into place with move_mount, as systemd does. The template is never written to: the way to
-   the folder is made on a tmpfs of the view's own, mounted over the deepest folder on that way
-   that the template holds, so no view sees another's folder, nor even its name. */
+   into place with move_mount, as systemd does. The template gains at most an empty folder at
+   the top of each folder's way (/tmp, /home); the rest of the way is made on a tmpfs of the
+   view's own, mounted over the deepest folder on that way that the template holds, so no view
+   sees another's folder, nor even its name. */
 
 #ifndef SYS_open_tree
 #define SYS_open_tree 428
