@@ -35,21 +35,7 @@ struct BuildContainmentTests {
 
     /// `data` (defining `stolen`), then a program that writes `stolen` to stdout and exits 0.
     private static func printer(_ data: String) -> String {
-        data + """
-
-            length equ $ - stolen
-            section .text
-            global _start
-            _start:
-                mov eax, 1
-                mov edi, 1
-                lea rsi, [rel stolen]
-                mov edx, length
-                syscall
-                mov eax, 60
-                xor edi, edi
-                syscall
-            """
+        data + "\nlength equ $ - stolen\n" + Fixture.writer("stolen", count: "length")
     }
 
     /// A suite with both leaking programs and, beside it (outside the suite), a world-readable

@@ -35,6 +35,25 @@ enum Fixture {
 
     static let corpus = packageRoot + "/asm"
 
+    /// The text of a 64-bit program's code: from `_start`, it writes the `count` bytes at
+    /// `address` (assembler expressions) to stdout and exits 0.
+    static func writer(_ address: String, count: String) -> String {
+        """
+        global _start
+        section .text
+        _start:
+            mov eax, 1
+            mov edi, 1
+            mov rsi, \(address)
+            mov edx, \(count)
+            syscall
+            mov eax, 60
+            xor edi, edi
+            syscall
+
+        """
+    }
+
     /// The text of the corpus's asm/hello.asm.
     static let corpusHello = try! String(contentsOfFile: corpus + "/hello.asm", encoding: .utf8)
 
