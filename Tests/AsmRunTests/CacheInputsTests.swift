@@ -32,12 +32,6 @@ struct CacheInputsTests {
         return (first.stdout, second.stdout, second.stderr)
     }
 
-    static func folder(_ files: [String: String]) throws -> String {
-        let directory = try Fixture.temporaryDirectory()
-        for (name, text) in files { try Fixture.write(text, to: directory + "/" + name) }
-        return directory
-    }
-
     /// A way an input reaches nasm or the compiler: the files of a program, and what changes
     /// between its two runs (a file written anew, variables given new values).
     struct Input: Sendable, CustomTestStringConvertible {
@@ -99,7 +93,7 @@ struct CacheInputsTests {
     ]
 
     @Test(arguments: inputs) func anInputThatChangesBetweenTwoRunsChangesTheSecond(_ input: Input) throws {
-        let directory = try Self.folder(input.files)
+        let directory = try Fixture.folder(input.files)
         defer { Files.removeTree(directory) }
         let runs = try Self.twice(directory, environment: input.environment, changed: input.changed) {
             if let rewritten = input.rewritten { try Fixture.write(rewritten.text, to: directory + "/" + rewritten.name) }
@@ -110,7 +104,7 @@ struct CacheInputsTests {
 
     /// A program that reads the clock is never taken from the cache.
     @Test func aProgramReadingTheClockIsNeverCached() throws {
-        let directory = try Self.folder(["main.asm": Self.printer("msg: db __?TIME?__, 10\nend:")])
+        let directory = try Fixture.folder(["main.asm": Self.printer("msg: db __?TIME?__, 10\nend:")])
         defer { Files.removeTree(directory) }
         let arguments = ["main.asm", "-v", "--cache-dir", directory + "/cache"]
         for _ in 0..<2 {
@@ -123,7 +117,7 @@ struct CacheInputsTests {
 
     /// A library the linker reads (`-lgreet`, found through `-L`): its listing is the record.
     @Test func aLibraryTheLinkerReadsIsAnInput() throws {
-        let directory = try Self.folder(["main.asm": "extern msg, len\n" + Fixture.writer("msg", count: "len")])
+        let directory = try Fixture.folder(["main.asm": "extern msg, len\n" + Fixture.writer("msg", count: "len")])
         defer { Files.removeTree(directory) }
         func library(_ word: String) throws {
             try Fixture.write("global msg, len\nsection .data\nmsg: db \"\(word)\", 10\nlen equ $ - msg\n", to: directory + "/greet.asm")

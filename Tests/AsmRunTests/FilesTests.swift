@@ -59,11 +59,16 @@ import Testing
         return FileSnapshot(status, readStarted: changed + after)
     }
 
-    @Test func aSettledSnapshotTellsAFileNothingWroteToFromOneThatChanged() throws {
+    /// A fresh folder holding `p.asm`, and that file.
+    private func folderWithSource() throws -> (base: String, path: String) {
         let base = try Fixture.temporaryDirectory()
+        try Fixture.write("global _start\n", to: base + "/p.asm")
+        return (base, base + "/p.asm")
+    }
+
+    @Test func aSettledSnapshotTellsAFileNothingWroteToFromOneThatChanged() throws {
+        let (base, path) = try folderWithSource()
         defer { Files.removeTree(base) }
-        let path = base + "/p.asm"
-        try Fixture.write("global _start\n", to: path)
         let untouched = try snapshot(path, readAfter: 10)
         #expect(untouched.settled)
         #expect(untouched.stillDescribes(path))
@@ -79,10 +84,8 @@ import Testing
     }
 
     @Test func aFileChangedJustBeforeItWasReadIsNeverTrustedByItsStatus() throws {
-        let base = try Fixture.temporaryDirectory()
+        let (base, path) = try folderWithSource()
         defer { Files.removeTree(base) }
-        let path = base + "/p.asm"
-        try Fixture.write("global _start\n", to: path)
         // Within a second of its change: the next write could keep the change time.
         let racy = try snapshot(path, readAfter: 0.5)
         #expect(!racy.settled)
