@@ -88,10 +88,8 @@ import Testing
 
     @Test func abandonedTemporaryFilesAreRemovedAndLiveOnesKept() throws {
         let base = try Fixture.folder([
-            ".x.expect.asmrun-Ab12Cd": "a dead writer's\n",
-            ".y.expect.asmrun-Ef34Gh": "a live writer's\n",
-            ".notes.asmrun-old": "the user's\n",
-            "x.expect": "the user's\n",
+            ".x.expect.asmrun-Ab12Cd": "a dead writer's\n", ".y.expect.asmrun-Ef34Gh": "a live writer's\n",
+            ".notes.asmrun-old": "the user's\n", "x.expect": "the user's\n",
         ])
         defer { Files.removeTree(base) }
         let live = try Fixture.holdAsLiveWriter(base + "/.y.expect.asmrun-Ef34Gh")

@@ -58,20 +58,23 @@ struct CacheInputsTests {
 
         """
 
+    /// `files` print the variable `GREETING`, which is `hello`, then `howdy`.
+    static func greeting(_ testDescription: String, _ files: [String: String]) -> Input {
+        Input(
+            testDescription: testDescription, files: files, environment: ["GREETING": "hello"], changed: ["GREETING": "howdy"],
+            first: "hello\n", second: "howdy\n")
+    }
+
     static let inputs = [
         Input(
             testDescription: "a file included through a macro",
             files: ["main.asm": includeThroughMacro, "part.inc": "msg: db \"one\", 10\nend:\n"],
             rewritten: ("part.inc", "msg: db \"two\", 10\nend:\n"), first: "one\n", second: "two\n"),
-        Input(
-            testDescription: "a variable read with %!",
-            files: ["main.asm": Self.printer("%defstr WORD %!GREETING\nmsg: db WORD, 10\nend:")],
-            environment: ["GREETING": "hello"], changed: ["GREETING": "howdy"], first: "hello\n", second: "howdy\n"),
+        greeting("a variable read with %!", ["main.asm": Self.printer("%defstr WORD %!GREETING\nmsg: db WORD, 10\nend:")]),
         // The entry's record holds a variable read in a file only nasm's listing names.
-        Input(
-            testDescription: "a variable read in a file included through a macro",
-            files: ["main.asm": includeThroughMacro, "part.inc": "%defstr WORD %!'GREETING'\nmsg: db WORD, 10\nend:\n"],
-            environment: ["GREETING": "hello"], changed: ["GREETING": "howdy"], first: "hello\n", second: "howdy\n"),
+        greeting(
+            "a variable read in a file included through a macro",
+            ["main.asm": includeThroughMacro, "part.inc": "%defstr WORD %!'GREETING'\nmsg: db WORD, 10\nend:\n"]),
         // asmrun's scan sees no `incbin`, nasm's `-MD` list does.
         Input(
             testDescription: "a file incbin reads under another name",

@@ -74,13 +74,35 @@ struct ProgramShapesTests {
         #expect(try run([corpus + "/sqrt.asm"], setup) == ("sqrt(2) = 1.414214\n", "", .exited(0)))
     }
 
-    @Test func aFileOfFunctionsAloneIsOneLineSayingWhatToAdd() throws {
-        let result = try Fixture.asmrun(["leap.asm"], files: ["leap.asm": "global leap_year\nleap_year: ret\n"])
+    /// A program asmrun refuses to build (`program`, with `files` beside it), and the one line
+    /// that says so and what to do.
+    struct Refused: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        var program: String
+        var files: [String: String]
+        var message: String
+    }
+
+    static let refused = [
+        Refused(
+            testDescription: "a file of functions alone", program: "leap.asm", files: ["leap.asm": "global leap_year\nleap_year: ret\n"],
+            message:
+                "asmrun: leap.asm: no entry point: it defines neither `_start` nor `main`; a file of functions needs a C driver: add a C file with `main` (asmrun leap.asm driver.c, or `; asmrun: with driver.c`), or define `_start`\n"
+        ),
+        Refused(
+            testDescription: "asm sources of different formats", program: "a.asm",
+            files: [
+                "a.asm": "; asmrun: with b.asm\nglobal _start\n_start:\n    mov rdi, 1\n    ret\n", "b.asm": "bits 32\nglobal f\nf: ret\n",
+            ],
+            message:
+                "asmrun: a.asm:4: is 64-bit code (this line names a 64-bit register or `syscall`) but b.asm is 32-bit code (it says `bits 32`); make them agree: a program is all 32-bit code (eax, `int 0x80`) or all 64-bit code (rax, `syscall`); `-f elf32|elf64` or `; asmrun: format elf32|elf64` in a.asm chooses for every source\n"
+        ),
+    ]
+
+    @Test(arguments: refused) func aRefusedProgramIsOneLineSayingWhatToDo(_ refused: Refused) throws {
+        let result = try Fixture.asmrun([refused.program], files: refused.files)
         #expect(result.status == .exited(125))
-        #expect(
-            result.stderr
-                == "asmrun: leap.asm: no entry point: it defines neither `_start` nor `main`; a file of functions needs a C driver: add a C file with `main` (asmrun leap.asm driver.c, or `; asmrun: with driver.c`), or define `_start`\n"
-        )
+        #expect(result.stderr == refused.message)
     }
 
     @Test func nasmWarningsAreShownBeforeTheProgramRuns() throws {
@@ -115,19 +137,6 @@ struct ProgramShapesTests {
             ])
         #expect(result.status == .exited(0), "\(result.stderr)")
         #expect(result.stderr.contains("asmrun: push.asm: nasm rejects it as 64-bit code, so it was built as elf32"))
-    }
-
-    @Test func asmSourcesOfDifferentFormatsAreRefused() throws {
-        let result = try Fixture.asmrun(
-            ["a.asm"],
-            files: [
-                "a.asm": "; asmrun: with b.asm\nglobal _start\n_start:\n    mov rdi, 1\n    ret\n", "b.asm": "bits 32\nglobal f\nf: ret\n",
-            ])
-        #expect(result.status == .exited(125))
-        #expect(
-            result.stderr
-                == "asmrun: a.asm:4: is 64-bit code (this line names a 64-bit register or `syscall`) but b.asm is 32-bit code (it says `bits 32`); make them agree: a program is all 32-bit code (eax, `int 0x80`) or all 64-bit code (rax, `syscall`); `-f elf32|elf64` or `; asmrun: format elf32|elf64` in a.asm chooses for every source\n"
-        )
     }
 
     @Test func aSourceSavedDuringItsBuildIsNeverCachedUnderTheOldText() throws {
