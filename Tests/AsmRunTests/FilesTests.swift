@@ -92,4 +92,18 @@ import Testing
         #expect(!racy.stillDescribes(path), "read it again to know")
         #expect(try snapshot(path, readAfter: 1.5).stillDescribes(path))
     }
+
+    /// A reader that maps a missing file to `nil` (an expectation file, a cache folder) and
+    /// every other failure to one error naming the file and its fix.
+    @Test func unlessMissingIsNilForAMissingFileAndAnErrorForAnyOtherFailure() throws {
+        let (base, path) = try folderWithSource()
+        defer { Files.removeTree(base) }
+        let fix = { (failure: Files.ReadFailure) in "not `\(failure.problem)`" }
+        func read(_ path: String) throws -> [UInt8]? {
+            try Files.unlessMissing(path, fix: fix) { () throws(Files.ReadFailure) in try Files.read(path) }
+        }
+        #expect(try read(base + "/missing.asm") == nil)
+        #expect(try read(path) == Array("global _start\n".utf8))
+        #expect(throws: FileError(path: base, problem: "is a directory", fix: "not `is a directory`")) { try read(base) }
+    }
 }
