@@ -52,14 +52,10 @@ package struct CacheFolder: Sendable {
     package static func existing(_ root: String) throws -> CacheFolder? { try existing(root, adopting: false) }
 
     private static func existing(_ root: String, adopting: Bool) throws -> CacheFolder? {
-        let names: [String]
-        do {
-            names = try Files.list(root)
-        } catch .missing {
-            return nil
-        } catch {
-            throw FileError(path: root, problem: error.problem, fix: "check its permissions")
+        let listed = try Files.unlessMissing(root, fix: { _ in "check its permissions" }) { () throws(Files.ReadFailure) in
+            try Files.list(root)
         }
+        guard let names = listed else { return nil }
         let found = try? Files.read(root + "/" + tagName)
         if let found, String(decoding: found, as: UTF8.self).hasPrefix(signature), String(decoding: found, as: UTF8.self).contains("asmrun")
         {

@@ -41,15 +41,10 @@ package struct ExpectationFile: Sendable, Equatable {
 
     /// Reads a file; a missing file is `nil`, a malformed one an error naming its line.
     package static func load(_ path: String) throws -> ExpectationFile? {
-        let bytes: [UInt8]
-        do {
-            bytes = try Files.read(path)
-        } catch .missing {
-            return nil
-        } catch {
-            let fix = error == .denied ? "check its permissions" : "replace it with an expectation file"
-            throw FileError(path: path, problem: error.problem, fix: fix)
+        let read = try Files.unlessMissing(path, fix: { $0 == .denied ? "check its permissions" : "replace it with an expectation file" }) {
+            () throws(Files.ReadFailure) in try Files.read(path)
         }
+        guard let bytes = read else { return nil }
         return try parse(bytes, path: path)
     }
 

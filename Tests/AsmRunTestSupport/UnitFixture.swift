@@ -1,6 +1,8 @@
 import Compare
 import Foundation
 import Processes
+import Run
+import Source
 import Support
 
 @testable import Suite
@@ -17,6 +19,12 @@ package enum UnitFixture {
             syscall
 
         """
+
+    /// The runners of 64-bit programs a scheduler test runs under: `native` and `qemu` (which the
+    /// fake stages never start).
+    package static let runners: [ObjectFormat: [Runner]] = [
+        .elf64: [Runner(name: "native", kind: .native), Runner(name: "qemu", kind: .custom(["qemu"]))]
+    ]
 
     /// A fresh folder, removed by the caller.
     package static func folder() throws -> String {

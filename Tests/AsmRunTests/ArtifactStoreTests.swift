@@ -18,6 +18,12 @@ struct ArtifactStoreTests {
         return try store.build(try Program.load(file: directory + "/hello.asm"), toolchain: toolchain)
     }
 
+    /// A store whose cache is `directory`/cache, and that folder.
+    private func openStore(in directory: String) throws -> (store: ArtifactStore, root: String) {
+        let root = directory + "/cache"
+        return (try ArtifactStore(options: CacheOptions(directory: root), environment: [:], launcher: launcher), root)
+    }
+
     private func says(_ artifact: Artifact) throws -> String {
         let command = Fixture.nativeHost ? Command(artifact.executable) : Command("qemu-x86_64", [artifact.executable])
         return String(decoding: try launcher.run(command, options: LaunchOptions()).stdout, as: UTF8.self)
@@ -26,8 +32,7 @@ struct ArtifactStoreTests {
     @Test func aColdBuildRunsTheSealedEntryItself() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
-        let root = directory + "/cache"
-        let store = try ArtifactStore(options: CacheOptions(directory: root), environment: [:], launcher: launcher)
+        let (store, root) = try openStore(in: directory)
         let artifact = try build(directory, store: store)
         #expect(artifact.inCache && artifact.executable.hasPrefix(root + "/objects/"), "\(artifact.executable)")
         #expect(try says(artifact) == "hello\n")
@@ -39,7 +44,7 @@ struct ArtifactStoreTests {
         let ledger = String(decoding: try Files.read(root + "/size"), as: UTF8.self)
         #expect(ledger == "\(CacheEntry.size(entry.payload, warnings: entry.warnings))\n", "the new cache holds this entry")
 
-        let again = try ArtifactStore(options: CacheOptions(directory: root), environment: [:], launcher: launcher)
+        let again = try openStore(in: directory).store
         defer { again.close() }
         #expect(try build(directory, store: again).executable == artifact.executable, "the next run hits the same entry")
     }
@@ -49,15 +54,14 @@ struct ArtifactStoreTests {
     @Test func aSealedEntryThatWasTouchedIsRebuilt() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
-        let root = directory + "/cache"
-        let store = try ArtifactStore(options: CacheOptions(directory: root), environment: [:], launcher: launcher)
+        let store = try openStore(in: directory).store
         let artifact = try build(directory, store: store)
         store.close()
         #expect(CacheEntry(path: artifact.executable).read() != nil, "untouched, it is used")
         var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, artifact.executable, &times, 0) == 0)
         #expect(CacheEntry(path: artifact.executable).read() == nil, "touched, it is not trusted")
-        let again = try ArtifactStore(options: CacheOptions(directory: root), environment: [:], launcher: launcher)
+        let again = try openStore(in: directory).store
         defer { again.close() }
         let rebuilt = try build(directory, store: again)
         #expect(rebuilt.executable == artifact.executable && CacheEntry(path: rebuilt.executable).read() != nil)
@@ -69,8 +73,7 @@ struct ArtifactStoreTests {
     private func buildWithout(_ folder: String, remaining: String, then: (Artifact) -> Void = { _ in }) throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
-        let root = directory + "/cache"
-        let store = try ArtifactStore(options: CacheOptions(directory: root), environment: [:], launcher: launcher)
+        let (store, root) = try openStore(in: directory)
         defer { store.close() }
         #expect(rmdir(root + "/" + folder) == 0)
         let artifact = try build(directory, store: store)

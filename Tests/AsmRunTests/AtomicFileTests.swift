@@ -87,15 +87,13 @@ import Testing
     }
 
     @Test func abandonedTemporaryFilesAreRemovedAndLiveOnesKept() throws {
-        let base = try Fixture.temporaryDirectory()
+        let base = try Fixture.folder([
+            ".x.expect.asmrun-Ab12Cd": "a dead writer's\n", ".y.expect.asmrun-Ef34Gh": "a live writer's\n",
+            ".notes.asmrun-old": "the user's\n", "x.expect": "the user's\n",
+        ])
         defer { Files.removeTree(base) }
-        try Fixture.write("a dead writer's\n", to: base + "/.x.expect.asmrun-Ab12Cd")
-        try Fixture.write("a live writer's\n", to: base + "/.y.expect.asmrun-Ef34Gh")
-        try Fixture.write("the user's\n", to: base + "/.notes.asmrun-old")
-        try Fixture.write("the user's\n", to: base + "/x.expect")
-        let live = open(base + "/.y.expect.asmrun-Ef34Gh", O_RDONLY | O_CLOEXEC)
+        let live = try Fixture.holdAsLiveWriter(base + "/.y.expect.asmrun-Ef34Gh")
         defer { close(live) }
-        #expect(flock(live, LOCK_EX) == 0)
         #expect(AtomicFile.removeAbandoned(in: base) == 1)
         #expect(try Files.list(base).sorted() == [".notes.asmrun-old", ".y.expect.asmrun-Ef34Gh", "x.expect"])
         #expect(AtomicFile.isTemporaryName(".hello.expect.asmrun-0aZ9xy"))

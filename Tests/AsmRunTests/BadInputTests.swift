@@ -14,9 +14,8 @@ import Testing
 struct BadInputTests {
 
     @Test func trappingNumbersAreOneLineErrorsFromTheBinary() throws {
-        let directory = try Fixture.temporaryDirectory()
+        let directory = try Fixture.folder(["big.asm": "; asmrun: limit memory 99999999999999G\n" + Fixture.corpusHello])
         defer { Files.removeTree(directory) }
-        try Fixture.write("; asmrun: limit memory 99999999999999G\n" + Fixture.corpusHello, to: directory + "/big.asm")
         let run = try Fixture.asmrun([directory + "/big.asm"])
         #expect(run.status == .exited(125))
         #expect(

@@ -35,21 +35,7 @@ struct BuildContainmentTests {
 
     /// `data` (defining `stolen`), then a program that writes `stolen` to stdout and exits 0.
     private static func printer(_ data: String) -> String {
-        data + """
-
-            length equ $ - stolen
-            section .text
-            global _start
-            _start:
-                mov eax, 1
-                mov edi, 1
-                lea rsi, [rel stolen]
-                mov edx, length
-                syscall
-                mov eax, 60
-                xor edi, edi
-                syscall
-            """
+        data + "\nlength equ $ - stolen\n" + Fixture.writer("stolen", count: "length")
     }
 
     /// A suite with both leaking programs and, beside it (outside the suite), a world-readable
@@ -145,14 +131,16 @@ struct BuildContainmentTests {
         let base = try Fixture.visibleDirectory()
         defer { Files.removeTree(base) }
         let suite = base + "/suite"
-        try Fixture.write("%include \"lib/io.inc\"\nsection .text\nglobal _start\n_start:\n    exit_with 3\n", to: suite + "/main.asm")
-        try Fixture.write("%macro exit_with 1\n    mov eax, 60\n    mov edi, %1\n    syscall\n%endmacro\n", to: suite + "/lib/io.inc")
-        try Fixture.write("[case default]\nstatus: exit 3\n", to: suite + "/main.expect")
-        try Fixture.write(
-            "#include <stdio.h>\n#include <string.h>\nint main(void) { puts(strchr(\"a-b\", '-')); return 0; }\n", to: suite + "/c/main.c")
         // A folder is one program: its C file's `main` with libc's headers, and its assembly.
-        try Fixture.write("section .note.GNU-stack\n", to: suite + "/c/driver.asm")
-        try Fixture.write("[case default]\nstdout:\n| -b\nstatus: exit 0\n", to: suite + "/c/c.expect")
+        try Fixture.write(
+            [
+                "main.asm": "%include \"lib/io.inc\"\nsection .text\nglobal _start\n_start:\n    exit_with 3\n",
+                "lib/io.inc": "%macro exit_with 1\n    mov eax, 60\n    mov edi, %1\n    syscall\n%endmacro\n",
+                "main.expect": "[case default]\nstatus: exit 3\n",
+                "c/main.c": "#include <stdio.h>\n#include <string.h>\nint main(void) { puts(strchr(\"a-b\", '-')); return 0; }\n",
+                "c/driver.asm": "section .note.GNU-stack\n",
+                "c/c.expect": "[case default]\nstdout:\n| -b\nstatus: exit 0\n",
+            ], in: suite)
         let (stdout, stderr, status) = try Fixture.asmrun(["test", suite, "--no-cache", "--runner", "native"], in: base)
         #expect(status == .exited(0), "\(stdout)\(stderr)")
         #expect(stdout.contains("2 passed, 0 failed"), "\(stdout)")

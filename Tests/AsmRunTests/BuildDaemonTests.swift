@@ -41,8 +41,7 @@ struct BuildDaemonTests {
             try Fixture.write("section .note.GNU-stack\n", to: base + "/suite/c/driver.asm")
             try Fixture.write("[case default]\nstatus: exit 0\n", to: base + "/suite/c/c.expect")
         } else {
-            try Fixture.write(Fixture.hello, to: base + "/suite/hello.asm")
-            try Fixture.write("[case default]\nstdout:\n| hello\nstatus: exit 0\n", to: base + "/suite/hello.expect")
+            try Fixture.write(Fixture.helloSuite, in: base + "/suite")
         }
         mkdir(base + "/cache", 0o777)
         chmod(base + "/cache", 0o777)
@@ -125,8 +124,7 @@ struct BuildDaemonTests {
         let base = try Fixture.visibleDirectory()
         defer { Files.removeTree(base) }
         for name in ["alice", "bob", "carol"] {
-            try Fixture.write(Fixture.hello, to: base + "/\(name)/hello.asm")
-            try Fixture.write("[case default]\nstdout:\n| hello\nstatus: exit 0\n", to: base + "/\(name)/hello.expect")
+            try Fixture.write(Fixture.helloSuite, in: base + "/" + name)
             chmod(base + "/" + name, 0o755)
         }
         let binary = base + "/asmrun"

@@ -12,22 +12,7 @@ import Testing
 struct CacheInputsTests {
     /// Prints the bytes between `msg` and `end` (which the including file defines).
     static func printer(_ data: String) -> String {
-        """
-        global _start
-        section .text
-        _start:
-            mov eax, 1
-            mov edi, 1
-            mov rsi, msg
-            mov edx, end - msg
-            syscall
-            mov eax, 60
-            xor edi, edi
-            syscall
-        section .data
-        \(data)
-
-        """
+        Fixture.writer("msg", count: "end - msg") + "section .data\n" + data + "\n"
     }
 
     /// Runs `main.asm` in `directory` with a cache there, twice around `change`, and returns
@@ -47,64 +32,82 @@ struct CacheInputsTests {
         return (first.stdout, second.stdout, second.stderr)
     }
 
-    static func folder(_ files: [String: String]) throws -> String {
-        let directory = try Fixture.temporaryDirectory()
-        for (name, text) in files { try Fixture.write(text, to: directory + "/" + name) }
-        return directory
+    /// A way an input reaches nasm or the compiler: the files of a program, and what changes
+    /// between its two runs (a file written anew, variables given new values).
+    struct Input: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        var files: [String: String]
+        var rewritten: (name: String, text: String)? = nil
+        var environment: [String: String] = [:]
+        var changed: [String: String] = [:]
+        var first: String
+        var second: String
     }
 
-    @Test func aFileIncludedThroughAMacroIsAnInput() throws {
-        let directory = try Self.folder([
-            "main.asm": Self.printer("%define PART \"part.inc\"\n%include PART"), "part.inc": "msg: db \"one\", 10\nend:\n",
-        ])
-        defer { Files.removeTree(directory) }
-        let runs = try Self.twice(directory) { try Fixture.write("msg: db \"two\", 10\nend:\n", to: directory + "/part.inc") }
-        #expect(runs.first == "one\n")
-        #expect(runs.second == "two\n", "\(runs.trace)")
+    static let includeThroughMacro = Self.printer("%define PART \"part.inc\"\n%include PART")
+
+    /// A C driver's assembly half, for the system header's case.
+    static let systemHeader = """
+        ; asmrun: with driver.c
+        ; asmrun: c-flags -isystem sys
+        global value
+        section .text
+        value:
+            mov eax, 7
+            ret
+
+        """
+
+    /// `files` print the variable `GREETING`, which is `hello`, then `howdy`.
+    static func greeting(_ testDescription: String, _ files: [String: String]) -> Input {
+        Input(
+            testDescription: testDescription, files: files, environment: ["GREETING": "hello"], changed: ["GREETING": "howdy"],
+            first: "hello\n", second: "howdy\n")
     }
 
-    @Test func aVariableReadWithPercentBangIsAnInput() throws {
-        let directory = try Self.folder(["main.asm": Self.printer("%defstr WORD %!GREETING\nmsg: db WORD, 10\nend:")])
-        defer { Files.removeTree(directory) }
-        let runs = try Self.twice(directory, environment: ["GREETING": "hello"], changed: ["GREETING": "howdy"]) {}
-        #expect(runs.first == "hello\n")
-        #expect(runs.second == "howdy\n", "\(runs.trace)")
-    }
+    static let inputs = [
+        Input(
+            testDescription: "a file included through a macro",
+            files: ["main.asm": includeThroughMacro, "part.inc": "msg: db \"one\", 10\nend:\n"],
+            rewritten: ("part.inc", "msg: db \"two\", 10\nend:\n"), first: "one\n", second: "two\n"),
+        greeting("a variable read with %!", ["main.asm": Self.printer("%defstr WORD %!GREETING\nmsg: db WORD, 10\nend:")]),
+        // The entry's record holds a variable read in a file only nasm's listing names.
+        greeting(
+            "a variable read in a file included through a macro",
+            ["main.asm": includeThroughMacro, "part.inc": "%defstr WORD %!'GREETING'\nmsg: db WORD, 10\nend:\n"]),
+        // asmrun's scan sees no `incbin`, nasm's `-MD` list does.
+        Input(
+            testDescription: "a file incbin reads under another name",
+            files: ["main.asm": Self.printer("%define BLOB incbin\nmsg: BLOB \"blob.txt\"\nend:"), "blob.txt": "one\n"],
+            rewritten: ("blob.txt", "three\n"), first: "one\n", second: "three\n"),
+        Input(
+            testDescription: "nasm's own options from the environment",
+            files: ["main.asm": Self.printer("msg: db WORD, 10\nend:")],
+            environment: ["NASMENV": "-DWORD='one'"], changed: ["NASMENV": "-DWORD='two'"], first: "one\n", second: "two\n"),
+        // `-MMD` would leave a header in a system folder (`-isystem`) out of the list.
+        Input(
+            testDescription: "a system header",
+            files: [
+                "main.asm": systemHeader, "sys/word.h": "#define WORD \"one\"\n",
+                "driver.c":
+                    "#include <word.h>\n#include <stdio.h>\nint value(void);\nint main(void) { printf(\"%s %d\\n\", WORD, value()); return 0; }\n",
+            ],
+            rewritten: ("sys/word.h", "#define WORD \"two\"\n"), first: "one 7\n", second: "two 7\n"),
+    ]
 
-    /// The variable is read in a file only nasm's listing names: the entry's record holds it.
-    @Test func aVariableReadInAMacroIncludedFileIsAnInput() throws {
-        let directory = try Self.folder([
-            "main.asm": Self.printer("%define PART \"part.inc\"\n%include PART"),
-            "part.inc": "%defstr WORD %!'GREETING'\nmsg: db WORD, 10\nend:\n",
-        ])
+    @Test(arguments: inputs) func anInputThatChangesBetweenTwoRunsChangesTheSecond(_ input: Input) throws {
+        let directory = try Fixture.folder(input.files)
         defer { Files.removeTree(directory) }
-        let runs = try Self.twice(directory, environment: ["GREETING": "hello"], changed: ["GREETING": "howdy"]) {}
-        #expect(runs.first == "hello\n")
-        #expect(runs.second == "howdy\n", "\(runs.trace)")
-    }
-
-    /// `incbin` under another name: asmrun's scan sees no `incbin`, nasm's `-MD` list does.
-    @Test func aFileIncbinReadsUnderAnotherNameIsAnInput() throws {
-        let directory = try Self.folder([
-            "main.asm": Self.printer("%define BLOB incbin\nmsg: BLOB \"blob.txt\"\nend:"), "blob.txt": "one\n",
-        ])
-        defer { Files.removeTree(directory) }
-        let runs = try Self.twice(directory) { try Fixture.write("three\n", to: directory + "/blob.txt") }
-        #expect(runs.first == "one\n")
-        #expect(runs.second == "three\n", "\(runs.trace)")
-    }
-
-    @Test func nasmsOwnOptionsFromTheEnvironmentAreAnInput() throws {
-        let directory = try Self.folder(["main.asm": Self.printer("msg: db WORD, 10\nend:")])
-        defer { Files.removeTree(directory) }
-        let runs = try Self.twice(directory, environment: ["NASMENV": "-DWORD='one'"], changed: ["NASMENV": "-DWORD='two'"]) {}
-        #expect(runs.first == "one\n")
-        #expect(runs.second == "two\n", "\(runs.trace)")
+        let runs = try Self.twice(directory, environment: input.environment, changed: input.changed) {
+            if let rewritten = input.rewritten { try Fixture.write(rewritten.text, to: directory + "/" + rewritten.name) }
+        }
+        #expect(runs.first == input.first)
+        #expect(runs.second == input.second, "\(runs.trace)")
     }
 
     /// A program that reads the clock is never taken from the cache.
     @Test func aProgramReadingTheClockIsNeverCached() throws {
-        let directory = try Self.folder(["main.asm": Self.printer("msg: db __?TIME?__, 10\nend:")])
+        let directory = try Fixture.folder(["main.asm": Self.printer("msg: db __?TIME?__, 10\nend:")])
         defer { Files.removeTree(directory) }
         let arguments = ["main.asm", "-v", "--cache-dir", directory + "/cache"]
         for _ in 0..<2 {
@@ -115,45 +118,9 @@ struct CacheInputsTests {
         }
     }
 
-    /// A header in a system folder (`-isystem`), which `-MMD` would leave out of the list.
-    @Test func aSystemHeaderIsAnInput() throws {
-        let main = """
-            ; asmrun: with driver.c
-            ; asmrun: c-flags -isystem sys
-            global value
-            section .text
-            value:
-                mov eax, 7
-                ret
-
-            """
-        let driver =
-            "#include <word.h>\n#include <stdio.h>\nint value(void);\nint main(void) { printf(\"%s %d\\n\", WORD, value()); return 0; }\n"
-        let directory = try Self.folder(["main.asm": main, "driver.c": driver, "sys/word.h": "#define WORD \"one\"\n"])
-        defer { Files.removeTree(directory) }
-        let runs = try Self.twice(directory) { try Fixture.write("#define WORD \"two\"\n", to: directory + "/sys/word.h") }
-        #expect(runs.first == "one 7\n")
-        #expect(runs.second == "two 7\n", "\(runs.trace)")
-    }
-
     /// A library the linker reads (`-lgreet`, found through `-L`): its listing is the record.
     @Test func aLibraryTheLinkerReadsIsAnInput() throws {
-        let main = """
-            global _start
-            extern msg, len
-            section .text
-            _start:
-                mov eax, 1
-                mov edi, 1
-                mov rsi, msg
-                mov edx, len
-                syscall
-                mov eax, 60
-                xor edi, edi
-                syscall
-
-            """
-        let directory = try Self.folder(["main.asm": main])
+        let directory = try Fixture.folder(["main.asm": "extern msg, len\n" + Fixture.writer("msg", count: "len")])
         defer { Files.removeTree(directory) }
         func library(_ word: String) throws {
             try Fixture.write("global msg, len\nsection .data\nmsg: db \"\(word)\", 10\nlen equ $ - msg\n", to: directory + "/greet.asm")

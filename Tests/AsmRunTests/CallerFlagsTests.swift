@@ -81,11 +81,14 @@ struct CallerFlagsBuildTests {
     @Test func cFlagsFromTheCommandLineReachTheCompilerAndTheCacheKey() throws {
         let base = try Fixture.visibleDirectory()
         defer { Files.removeTree(base) }
-        try Fixture.write("#define VALUE 3\n", to: base + "/three/value.h")
-        try Fixture.write("#define VALUE 4\n", to: base + "/four/value.h")
-        try Fixture.write("int main(void) { return VALUE; }\n", to: base + "/suite/c/main.c")
-        try Fixture.write("section .note.GNU-stack\n", to: base + "/suite/c/driver.asm")
-        try Fixture.write("[case default]\nstatus: exit 3\n", to: base + "/suite/c/c.expect")
+        try Fixture.write(
+            [
+                "three/value.h": "#define VALUE 3\n",
+                "four/value.h": "#define VALUE 4\n",
+                "suite/c/main.c": "int main(void) { return VALUE; }\n",
+                "suite/c/driver.asm": "section .note.GNU-stack\n",
+                "suite/c/c.expect": "[case default]\nstatus: exit 3\n",
+            ], in: base)
         let common = ["test", "suite", "--cache-dir", base + "/cache", "--runner", Fixture.runner]
         let three = try Fixture.asmrun(common + ["--c-flags", "-include \(base)/three/value.h"], in: base)
         #expect(three.status == .exited(0), "\(three.stdout)\(three.stderr)")

@@ -77,9 +77,8 @@ struct DebrisTests {
         // A rewrite that died half-way, and one a live writer still holds.
         try Fixture.write("[case def", to: suite + "/.hello.expect.asmrun-Dead01")
         try Fixture.write("[case def", to: suite + "/.hello.expect.asmrun-Live01")
-        let live = open(suite + "/.hello.expect.asmrun-Live01", O_RDONLY | O_CLOEXEC)
+        let live = try Fixture.holdAsLiveWriter(suite + "/.hello.expect.asmrun-Live01")
         defer { close(live) }
-        #expect(flock(live, LOCK_EX) == 0)
         // Cases see /tmp and /dev/shm as fresh, empty folders: the runner and its FIFO live where they can reach them.
         let visible = try Fixture.visibleDirectory()
         defer { Files.removeTree(visible) }

@@ -22,19 +22,23 @@ import Testing
         return root
     }
 
+    /// What discovery finds in `suite(links, alias:)`, and that folder (removed by the caller).
+    private static func find(_ links: [(String, String)], alias: Bool = false) throws -> (root: String, found: Discovery.Found) {
+        let root = try suite(links, alias: alias)
+        return (root, Discovery.find([root]))
+    }
+
     @Test func anAliasOfAProgramIsAProgramUnderItsOwnName() throws {
-        let root = try Self.suite([("progs/alias.asm", "hello.asm")], alias: true)
+        let (root, found) = try Self.find([("progs/alias.asm", "hello.asm")], alias: true)
         defer { Files.removeTree(root) }
-        let found = Discovery.find([root])
         #expect(found.programs == [.file(root + "/progs/alias.asm"), .file(root + "/progs/hello.asm")])
         #expect(found.problems.isEmpty && found.notes.isEmpty)
     }
 
     @Test func anAliasOfAFolderIsSearchedOnceUnderTheFoldersName() throws {
         // `a-link` sorts before `progs`: the link is still not what the program is found under.
-        let root = try Self.suite([("a-link", "progs"), ("progs/again", "../progs")])
+        let (root, found) = try Self.find([("a-link", "progs"), ("progs/again", "../progs")])
         defer { Files.removeTree(root) }
-        let found = Discovery.find([root])
         #expect(found.programs == [.file(root + "/progs/hello.asm")])
         #expect(found.problems.isEmpty)
         #expect(found.notes.count == 1, "progs/again holds itself: \(found.notes)")
@@ -42,9 +46,8 @@ import Testing
     }
 
     @Test func aFolderLinkToAnAncestorIsOneNote() throws {
-        let root = try Self.suite([("progs/up", ".."), ("progs/self", ".")])
+        let (root, found) = try Self.find([("progs/up", ".."), ("progs/self", ".")])
         defer { Files.removeTree(root) }
-        let found = Discovery.find([root])
         #expect(found.programs == [.file(root + "/progs/hello.asm")])
         #expect(found.problems.isEmpty)
         let real = Files.realPath(root)!
@@ -56,9 +59,8 @@ import Testing
     }
 
     @Test func aLoopOfProgramLinksIsOneError() throws {
-        let root = try Self.suite([("progs/a.asm", "b.asm"), ("progs/b.asm", "a.asm"), ("progs/x", "y"), ("progs/y", "x")])
+        let (root, found) = try Self.find([("progs/a.asm", "b.asm"), ("progs/b.asm", "a.asm"), ("progs/x", "y"), ("progs/y", "x")])
         defer { Files.removeTree(root) }
-        let found = Discovery.find([root])
         #expect(found.programs == [.file(root + "/progs/hello.asm")])
         #expect(found.problems.map(\.description) == ["\(root)/progs/a.asm: is a symlink loop (a.asm -> b.asm -> a.asm); remove the link"])
         #expect(found.notes == ["note: \(root)/progs/x: a symlink loop (x -> y -> x): not followed"])

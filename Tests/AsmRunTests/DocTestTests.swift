@@ -111,13 +111,10 @@ struct DocTestTests {
     }
 
     @Test func aMalformedCommentOrDirectiveIsAnErrorAtItsMarkdownLine() throws {
-        let directory = try Fixture.temporaryDirectory()
-        defer { Files.removeTree(directory) }
         let text =
             "x\n\n```nasm\n; asmrun: bogus thing\nglobal _start\n_start:\n    ret\n```\n\n"
             + "<!-- asmrun:\nstatus: exit 999\n-->\n```nasm\nglobal _start\n_start:\n    ret\n```\n"
-        try Fixture.write(text, to: directory + "/bad.md")
-        let result = try Fixture.asmrun(["test", "bad.md", "--runner", Fixture.runner], in: directory)
+        let result = try Fixture.asmrun(["test", "bad.md", "--runner", Fixture.runner], files: ["bad.md": text])
         #expect(result.status == .exited(1))
         #expect(
             result.stdout.contains("ERROR bad.md:3 [\(Fixture.runner)]: bad.md:4: unknown asmrun directive `bogus`"), "\(result.stdout)")
@@ -127,16 +124,13 @@ struct DocTestTests {
     }
 
     @Test func aCommentGivesStdinAndDirectives() throws {
-        let directory = try Fixture.temporaryDirectory()
-        defer { Files.removeTree(directory) }
         // Exits with the first byte of its stdin; marked an expected failure by a directive.
         let text =
             "<!-- asmrun:\nstdin:\n| *\nstatus: exit 42\n-->\n```nasm\nglobal _start\n_start:\n    xor eax, eax\n"
             + "    xor edi, edi\n    lea rsi, [rsp-8]\n    mov edx, 1\n    syscall\n    movzx edi, byte [rsp-8]\n    mov eax, 60\n    syscall\n```\n\n"
             + "<!-- asmrun: directive: xfail all the doc shows a mistake -->\n```nasm\nglobal _start\n_start:\n    mov eax, 60\n"
             + "    mov edi, 1\n    syscall\n```\n"
-        try Fixture.write(text, to: directory + "/doc.md")
-        let result = try Fixture.asmrun(["test", "doc.md", "--runner", Fixture.runner], in: directory)
+        let result = try Fixture.asmrun(["test", "doc.md", "--runner", Fixture.runner], files: ["doc.md": text])
         #expect(result.status == .exited(0), "\(result.stdout)")
         #expect(result.stdout.contains("PASS  doc.md:6 ["), "\(result.stdout)")
         #expect(

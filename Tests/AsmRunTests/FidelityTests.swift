@@ -14,22 +14,7 @@ struct FidelityTests {
     /// whatever the file holds after it (the kernel maps the rest of that page from the file).
     static func unterminated(_ format: ObjectFormat) -> String {
         format == .elf64
-            ? """
-            global _start
-            section .text
-            _start:
-                mov eax, 1
-                mov edi, 1
-                mov rsi, msg
-                mov edx, 64
-                syscall
-                mov eax, 60
-                xor edi, edi
-                syscall
-            section .data
-            msg: db "Hello"
-
-            """
+            ? Fixture.writer("msg", count: "64") + "section .data\nmsg: db \"Hello\"\n"
             : """
             bits 32
             global _start

@@ -59,11 +59,16 @@ import Testing
         return FileSnapshot(status, readStarted: changed + after)
     }
 
-    @Test func aSettledSnapshotTellsAFileNothingWroteToFromOneThatChanged() throws {
+    /// A fresh folder holding `p.asm`, and that file.
+    private func folderWithSource() throws -> (base: String, path: String) {
         let base = try Fixture.temporaryDirectory()
+        try Fixture.write("global _start\n", to: base + "/p.asm")
+        return (base, base + "/p.asm")
+    }
+
+    @Test func aSettledSnapshotTellsAFileNothingWroteToFromOneThatChanged() throws {
+        let (base, path) = try folderWithSource()
         defer { Files.removeTree(base) }
-        let path = base + "/p.asm"
-        try Fixture.write("global _start\n", to: path)
         let untouched = try snapshot(path, readAfter: 10)
         #expect(untouched.settled)
         #expect(untouched.stillDescribes(path))
@@ -79,14 +84,26 @@ import Testing
     }
 
     @Test func aFileChangedJustBeforeItWasReadIsNeverTrustedByItsStatus() throws {
-        let base = try Fixture.temporaryDirectory()
+        let (base, path) = try folderWithSource()
         defer { Files.removeTree(base) }
-        let path = base + "/p.asm"
-        try Fixture.write("global _start\n", to: path)
         // Within a second of its change: the next write could keep the change time.
         let racy = try snapshot(path, readAfter: 0.5)
         #expect(!racy.settled)
         #expect(!racy.stillDescribes(path), "read it again to know")
         #expect(try snapshot(path, readAfter: 1.5).stillDescribes(path))
+    }
+
+    /// A reader that maps a missing file to `nil` (an expectation file, a cache folder) and
+    /// every other failure to one error naming the file and its fix.
+    @Test func unlessMissingIsNilForAMissingFileAndAnErrorForAnyOtherFailure() throws {
+        let (base, path) = try folderWithSource()
+        defer { Files.removeTree(base) }
+        let fix = { (failure: Files.ReadFailure) in "not `\(failure.problem)`" }
+        func read(_ path: String) throws -> [UInt8]? {
+            try Files.unlessMissing(path, fix: fix) { () throws(Files.ReadFailure) in try Files.read(path) }
+        }
+        #expect(try read(base + "/missing.asm") == nil)
+        #expect(try read(path) == Array("global _start\n".utf8))
+        #expect(throws: FileError(path: base, problem: "is a directory", fix: "not `is a directory`")) { try read(base) }
     }
 }

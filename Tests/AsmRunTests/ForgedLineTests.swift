@@ -9,10 +9,8 @@ import Testing
 struct ForgedLineTests {
     /// `asmrun test -v` lists each skipped file by name.
     @Test func aSkippedFileCannotForgeAPassLine() throws {
-        let directory = try Fixture.temporaryDirectory()
+        let directory = try Fixture.folder(Fixture.helloSuite)
         defer { Files.removeTree(directory) }
-        try Fixture.write(Fixture.hello, to: directory + "/hello.asm")
-        try Fixture.write("[case default]\nstdout:\n| hello\nstatus: exit 0\n", to: directory + "/hello.expect")
         try Fixture.write("; not a program\n", to: directory + "/x\nPASS  forged.asm:default [native] (0 ms)\ny.s")
         let result = try Fixture.asmrun(["test", directory, "-v", "--runner", Fixture.runner])
         #expect(result.status == .exited(0), "\(result.stdout)\(result.stderr)")

@@ -66,13 +66,12 @@ struct IdentityTests {
             to: suite + "/writes_files.expect")
         try Fixture.write(
             "[case default]\nargs: \(secret)\nstdout:\n| private: refused\nstatus: exit 0\n", to: suite + "/attack_private.expect")
-        try Fixture.write(Self.append, to: suite + "/append.asm")
-        try Fixture.write("given\n", to: suite + "/append.files/input.txt")
-        try Fixture.write("kept\n", to: suite + "/append.files/sub/kept.txt")
         try Fixture.write(
-            "[case default]\nfile input.txt:\n| given\n| added\nfile sub/new.txt:\nstatus: exit 0\n", to: suite + "/append.expect")
-        try Fixture.write("global _start\n_start:\n    mov byte [0], 1\n", to: suite + "/crash.asm")
-        try Fixture.write("[case default]\nstatus: signal SIGSEGV\n", to: suite + "/crash.expect")
+            [
+                "append.asm": Self.append, "append.files/input.txt": "given\n", "append.files/sub/kept.txt": "kept\n",
+                "append.expect": "[case default]\nfile input.txt:\n| given\n| added\nfile sub/new.txt:\nstatus: exit 0\n",
+                "crash.asm": "global _start\n_start:\n    mov byte [0], 1\n", "crash.expect": "[case default]\nstatus: signal SIGSEGV\n",
+            ], in: suite)
         // Cold, then warm: the second run's cases run the cache's entries in the home.
         for round in ["cold", "warm"] {
             let report = home + "/\(round).json"

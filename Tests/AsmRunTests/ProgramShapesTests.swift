@@ -74,16 +74,35 @@ struct ProgramShapesTests {
         #expect(try run([corpus + "/sqrt.asm"], setup) == ("sqrt(2) = 1.414214\n", "", .exited(0)))
     }
 
-    @Test func aFileOfFunctionsAloneIsOneLineSayingWhatToAdd() throws {
-        let directory = try Fixture.temporaryDirectory()
-        defer { Files.removeTree(directory) }
-        try Fixture.write("global leap_year\nleap_year: ret\n", to: directory + "/leap.asm")
-        let result = try Fixture.asmrun(["leap.asm"], in: directory)
+    /// A program asmrun refuses to build (`program`, with `files` beside it), and the one line
+    /// that says so and what to do.
+    struct Refused: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        var program: String
+        var files: [String: String]
+        var message: String
+    }
+
+    static let refused = [
+        Refused(
+            testDescription: "a file of functions alone", program: "leap.asm", files: ["leap.asm": "global leap_year\nleap_year: ret\n"],
+            message:
+                "asmrun: leap.asm: no entry point: it defines neither `_start` nor `main`; a file of functions needs a C driver: add a C file with `main` (asmrun leap.asm driver.c, or `; asmrun: with driver.c`), or define `_start`\n"
+        ),
+        Refused(
+            testDescription: "asm sources of different formats", program: "a.asm",
+            files: [
+                "a.asm": "; asmrun: with b.asm\nglobal _start\n_start:\n    mov rdi, 1\n    ret\n", "b.asm": "bits 32\nglobal f\nf: ret\n",
+            ],
+            message:
+                "asmrun: a.asm:4: is 64-bit code (this line names a 64-bit register or `syscall`) but b.asm is 32-bit code (it says `bits 32`); make them agree: a program is all 32-bit code (eax, `int 0x80`) or all 64-bit code (rax, `syscall`); `-f elf32|elf64` or `; asmrun: format elf32|elf64` in a.asm chooses for every source\n"
+        ),
+    ]
+
+    @Test(arguments: refused) func aRefusedProgramIsOneLineSayingWhatToDo(_ refused: Refused) throws {
+        let result = try Fixture.asmrun([refused.program], files: refused.files)
         #expect(result.status == .exited(125))
-        #expect(
-            result.stderr
-                == "asmrun: leap.asm: no entry point: it defines neither `_start` nor `main`; a file of functions needs a C driver: add a C file with `main` (asmrun leap.asm driver.c, or `; asmrun: with driver.c`), or define `_start`\n"
-        )
+        #expect(result.stderr == refused.message)
     }
 
     @Test func nasmWarningsAreShownBeforeTheProgramRuns() throws {
@@ -102,35 +121,22 @@ struct ProgramShapesTests {
     }
 
     @Test func int80InSixtyFourBitCodeIsWarnedAbout() throws {
-        let directory = try Fixture.temporaryDirectory()
-        defer { Files.removeTree(directory) }
-        try Fixture.write("global _start\n_start:\n    mov rax, 1\n    xor ebx, ebx\n    int 0x80\n", to: directory + "/mixed.asm")
-        let result = try Fixture.asmrun(["mixed.asm", "--runner", Fixture.nativeHost ? "native" : "qemu"], in: directory)
+        let result = try Fixture.asmrun(
+            ["mixed.asm", "--runner", Fixture.nativeHost ? "native" : "qemu"],
+            files: ["mixed.asm": "global _start\n_start:\n    mov rax, 1\n    xor ebx, ebx\n    int 0x80\n"])
         #expect(result.stderr.contains("asmrun: mixed.asm: warning: 64-bit code that calls `int 0x80`"))
     }
 
     @Test func codeNasmRejectsAs64BitIsBuiltAgainAs32Bit() throws {
-        let directory = try Fixture.temporaryDirectory()
-        defer { Files.removeTree(directory) }
         // The system calls hide in an include, as with SASM's io.inc: only nasm can tell.
-        try Fixture.write("%macro quit 0\n    mov eax, 1\n    xor ebx, ebx\n    int 0x80\n%endmacro\n", to: directory + "/io.inc")
-        try Fixture.write("%include \"io.inc\"\nglobal _start\n_start:\n    push eax\n    pop eax\n    quit\n", to: directory + "/push.asm")
-        let result = try Fixture.asmrun(["push.asm", "--runner", "qemu"], in: directory)
+        let result = try Fixture.asmrun(
+            ["push.asm", "--runner", "qemu"],
+            files: [
+                "io.inc": "%macro quit 0\n    mov eax, 1\n    xor ebx, ebx\n    int 0x80\n%endmacro\n",
+                "push.asm": "%include \"io.inc\"\nglobal _start\n_start:\n    push eax\n    pop eax\n    quit\n",
+            ])
         #expect(result.status == .exited(0), "\(result.stderr)")
         #expect(result.stderr.contains("asmrun: push.asm: nasm rejects it as 64-bit code, so it was built as elf32"))
-    }
-
-    @Test func asmSourcesOfDifferentFormatsAreRefused() throws {
-        let directory = try Fixture.temporaryDirectory()
-        defer { Files.removeTree(directory) }
-        try Fixture.write("; asmrun: with b.asm\nglobal _start\n_start:\n    mov rdi, 1\n    ret\n", to: directory + "/a.asm")
-        try Fixture.write("bits 32\nglobal f\nf: ret\n", to: directory + "/b.asm")
-        let result = try Fixture.asmrun(["a.asm"], in: directory)
-        #expect(result.status == .exited(125))
-        #expect(
-            result.stderr
-                == "asmrun: a.asm:4: is 64-bit code (this line names a 64-bit register or `syscall`) but b.asm is 32-bit code (it says `bits 32`); make them agree: a program is all 32-bit code (eax, `int 0x80`) or all 64-bit code (rax, `syscall`); `-f elf32|elf64` or `; asmrun: format elf32|elf64` in a.asm chooses for every source\n"
-        )
     }
 
     @Test func aSourceSavedDuringItsBuildIsNeverCachedUnderTheOldText() throws {
@@ -168,13 +174,10 @@ struct ProgramShapesTests {
 
     @Test(arguments: (Fixture.nativeHost ? ["native"] : []) + ["qemu"])
     func thirtyTwoBitLibcProgramsLinkWithMultilib(runner: String) throws {
-        let directory = try Fixture.temporaryDirectory()
-        defer { Files.removeTree(directory) }
         let program =
             "bits 32\nextern printf\nsection .data\nfmt: db \"32-bit printf: %d\", 10, 0\nsection .text\nglobal main\nmain:\n"
             + "    push 42\n    push fmt\n    call printf\n    add esp, 8\n    xor eax, eax\n    ret\n"
-        try Fixture.write(program, to: directory + "/p32.asm")
-        let result = try Fixture.asmrun(["p32.asm", "--runner", runner, "--no-cache"], in: directory)
+        let result = try Fixture.asmrun(["p32.asm", "--runner", runner, "--no-cache"], files: ["p32.asm": program])
         #expect(result == ("32-bit printf: 42\n", "", .exited(0)), "make deps installs gcc-multilib")
     }
 }

@@ -75,10 +75,11 @@ struct ProgramSuiteTests {
     }
 
     @Test func warningsStayWithTheCase() throws {
-        let suite = try Fixture.temporaryDirectory()
+        let suite = try Fixture.folder([
+            "typo.asm": "global _start\n_start:\n    mov eax, 60\n    xor edi, edi\n    sycall\n    syscall\n",
+            "typo.expect": "[case default]\nstatus: exit 1\n",
+        ])
         defer { Files.removeTree(suite) }
-        try Fixture.write("global _start\n_start:\n    mov eax, 60\n    xor edi, edi\n    sycall\n    syscall\n", to: suite + "/typo.asm")
-        try Fixture.write("[case default]\nstatus: exit 1\n", to: suite + "/typo.expect")
         let result = Fixture.test([suite, "--runner", runner, "--json", suite + "/r.json"])
         #expect(result.status == 1)
         #expect(

@@ -27,6 +27,15 @@ struct ReviewSessionTests {
         try FileManager.default.copyItem(atPath: Fixture.corpus + "/tsc.asm", toPath: folder + "/tsc.asm")
     }
 
+    /// The suite of `makeSuite` in `base`/suite, its twin in `base`/twin (where `--update`
+    /// writes what a review should), and the suite's files before the review.
+    static func makeSuiteAndTwin(in base: String) throws -> (suite: String, twin: String, before: [String: Data?]) {
+        let (suite, twin) = (base + "/suite", base + "/twin")
+        try makeSuite(in: suite)
+        try makeSuite(in: twin)
+        return (suite, twin, contents(suite))
+    }
+
     static let files = ["hello.expect", "two.expect", "doc.md", "tsc.expect"]
 
     /// The files of `folder` (nil: absent).
@@ -63,10 +72,7 @@ struct ReviewSessionTests {
     @Test func theAcceptedCasesAreWrittenAsUpdateFilterWritesThem() throws {
         let base = try Fixture.temporaryDirectory()
         defer { Files.removeTree(base) }
-        let (suite, twin) = (base + "/suite", base + "/twin")
-        try Self.makeSuite(in: suite)
-        try Self.makeSuite(in: twin)
-        let before = Self.contents(suite)
+        let (suite, twin, before) = try Self.makeSuiteAndTwin(in: base)
         let keys: [String: UInt8] = ["hello.asm:default": 0x61, "hello.asm:other": 0x73, "two.asm:default": 0x72]
         let (outcome, ids) = try review(suite, cache: base + "/cache") { id in
             keys[String(id.split(separator: "/").last!)] ?? 0x61

@@ -49,10 +49,7 @@ struct ReviewTerminalTests {
         let runner = arm ? "qemu" : Fixture.runner
         let base = try Fixture.temporaryDirectory()
         defer { Files.removeTree(base) }
-        let (suite, twin) = (base + "/suite", base + "/twin")
-        try ReviewSessionTests.makeSuite(in: suite)
-        try ReviewSessionTests.makeSuite(in: twin)
-        let before = ReviewSessionTests.contents(suite)
+        let (suite, twin, before) = try ReviewSessionTests.makeSuiteAndTwin(in: base)
         let terminal = try PseudoTerminal()
         defer { terminal.close() }
         var settings = termios()

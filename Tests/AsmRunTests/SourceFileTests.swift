@@ -120,11 +120,12 @@ import Testing
     }
 
     @Test func dependenciesFollowNestedIncludesThroughTheSearchPath() throws {
-        let directory = try Fixture.temporaryDirectory()
+        let directory = try Fixture.folder([
+            "lib/a.inc": "%include \"b.inc\"\n",
+            "lib/b.inc": "incbin \"data.bin\"\n",
+            "lib/data.bin": "\u{0}\u{1}",
+        ])
         defer { Files.removeTree(directory) }
-        try Fixture.write("%include \"b.inc\"\n", to: directory + "/lib/a.inc")
-        try Fixture.write("incbin \"data.bin\"\n", to: directory + "/lib/b.inc")
-        try Fixture.write("\u{0}\u{1}", to: directory + "/lib/data.bin")
         let text = "; asmrun: include lib\n%include \"a.inc\"\n%include 'missing.inc'\n; %include \"commented.inc\"\n"
         let source = try SourceFile(path: directory + "/main.asm", text: text)
         let found = source.dependencies()

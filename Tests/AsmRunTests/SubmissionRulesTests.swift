@@ -62,14 +62,15 @@ import Testing
     /// `c-flags`, `link-flags` and `include` may not name another submission's files either, nor
     /// give ld a script where an object goes.
     @Test func flagsMayNameOnlyTheSubmissionsFiles() throws {
-        let root = try Fixture.temporaryDirectory()
+        let root = try Fixture.folder([
+            "alice/x.o": "int x;\n",
+            "bob/include/y.h": "int y;\n",
+            "bob/fake.o": "INPUT(/etc/hostname)\n",
+            "bob/libfake.so": "INPUT(/etc/hostname)\n",
+            "bob/plain.ld": "SECTIONS { .text : { *(.text) } }\n",
+            "bob/evil.ld": "INCLUDE /etc/hostname\n",
+        ])
         defer { Files.removeTree(root) }
-        try Fixture.write("int x;\n", to: root + "/alice/x.o")
-        try Fixture.write("int y;\n", to: root + "/bob/include/y.h")
-        try Fixture.write("INPUT(/etc/hostname)\n", to: root + "/bob/fake.o")
-        try Fixture.write("INPUT(/etc/hostname)\n", to: root + "/bob/libfake.so")
-        try Fixture.write("SECTIONS { .text : { *(.text) } }\n", to: root + "/bob/plain.ld")
-        try Fixture.write("INCLUDE /etc/hostname\n", to: root + "/bob/evil.ld")
         let bounds = ProgramBounds(root: root + "/bob", graded: true)
         let cases: [(String, ProgramBounds.Refusal.Kind?)] = [
             ("c-flags -O2 -Wall -I\(root)/bob/include -std=c11", nil),

@@ -35,6 +35,25 @@ enum Fixture {
 
     static let corpus = packageRoot + "/asm"
 
+    /// The text of a 64-bit program's code: from `_start`, it writes the `count` bytes at
+    /// `address` (assembler expressions) to stdout and exits 0.
+    static func writer(_ address: String, count: String) -> String {
+        """
+        global _start
+        section .text
+        _start:
+            mov eax, 1
+            mov edi, 1
+            mov rsi, \(address)
+            mov edx, \(count)
+            syscall
+            mov eax, 60
+            xor edi, edi
+            syscall
+
+        """
+    }
+
     /// The text of the corpus's asm/hello.asm.
     static let corpusHello = try! String(contentsOfFile: corpus + "/hello.asm", encoding: .utf8)
 
@@ -90,6 +109,9 @@ enum Fixture {
         msg: db "hello", 10
 
         """
+
+    /// `hello.asm` (`hello`) and the expectation it meets.
+    static let helloSuite = ["hello.asm": hello, "hello.expect": "[case default]\nstdout:\n| hello\nstatus: exit 0\n"]
 
     /// A JSON object read from `path`.
     static func json(_ path: String) throws -> [String: Any] {
@@ -151,6 +173,15 @@ enum Fixture {
         try SpawnGate.exclusive { try AtomicFile.write(Array(text.utf8), to: path, mode: 0o644, keepingMode: false) }
     }
 
+    /// Opens the file at `path` and takes the lock a writer holds on its temporary file
+    /// (`AtomicFile`), as a live writer would; closing the descriptor lets it go.
+    static func holdAsLiveWriter(_ path: String) throws -> Int32 {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        try #require(descriptor >= 0, "open \(path)")
+        try #require(flock(descriptor, LOCK_EX) == 0)
+        return descriptor
+    }
+
     /// Runs the built `asmrun` binary (or `executable`, a shell that runs it) and captures everything.
     static func asmrun(
         _ arguments: [String], in directory: String? = nil, environment extra: [String: String] = [:],
@@ -166,6 +197,25 @@ enum Fixture {
         let result = try PosixLauncher(path: environment["PATH"]).run(
             Command(executable, arguments, environment: environment, workingDirectory: directory), options: options)
         return (String(decoding: result.stdout, as: UTF8.self), String(decoding: result.stderr, as: UTF8.self), result.termination)
+    }
+
+    /// A fresh folder holding `files` (text by relative path), removed by the caller.
+    static func folder(_ files: [String: String]) throws -> String {
+        let directory = try temporaryDirectory()
+        try write(files, in: directory)
+        return directory
+    }
+
+    /// Writes `files` (text by relative path) into `folder`.
+    static func write(_ files: [String: String], in folder: String) throws {
+        for (name, text) in files { try write(text, to: folder + "/" + name) }
+    }
+
+    /// Runs the built `asmrun` binary in a fresh folder holding `files`, removed after.
+    static func asmrun(_ arguments: [String], files: [String: String]) throws -> (stdout: String, stderr: String, status: Termination) {
+        let directory = try folder(files)
+        defer { Files.removeTree(directory) }
+        return try asmrun(arguments, in: directory)
     }
 
     /// Runs `asmrun test` in-process with a buffering console.

@@ -12,10 +12,8 @@ import Testing
 @Suite(.tags(.integration), .needsTools)
 struct TestSessionTests {
     @Test func aSessionRunsAgainAndTellsItsEvents() throws {
-        let directory = try Fixture.temporaryDirectory()
+        let directory = try Fixture.folder(Fixture.helloSuite)
         defer { Files.removeTree(directory) }
-        try Fixture.write(Fixture.hello, to: directory + "/hello.asm")
-        try Fixture.write("[case default]\nstdout:\n| hello\nstatus: exit 0\n", to: directory + "/hello.expect")
         var plan = TestPlan()
         plan.paths = [directory]
         plan.runners = [RunnerChoice(Fixture.runner)]

@@ -11,75 +11,69 @@ import Testing
 /// one that fails every time keeps its first failure and lists the retries; a build failure is
 /// not retried. Deterministic: the fakes answer by the number of the run.
 struct RetriesTests {
-    private static let runners: [ObjectFormat: [Runner]] = [
-        .elf64: [Runner(name: "native", kind: .native), Runner(name: "qemu", kind: .custom(["qemu"]))]
-    ]
+    /// A run of program `a` (cases `once`, `always` and `fine`, and with `brokenBuild` a program
+    /// `b` whose build fails) under both runners, each case answering its `sequences` entry.
+    private struct Retried {
+        var outcome: SuiteOutcome
+        var stages: FakeStages
+        var program: TestProgram
 
-    private static func run(_ programs: [TestProgram], _ stages: FakeStages, retries: Int, failFast: Bool = false) -> SuiteOutcome {
+        func results(_ caseName: String) -> [RunnerResult]? {
+            outcome.reports.first { $0.id == program.id(of: caseName) }?.results
+        }
+
+        func nativeRuns(_ caseName: String) -> Int { stages.runs(of: program.id(of: caseName), runner: "native") }
+    }
+
+    private static func run(_ sequences: [String: [CaseStatus]], retries: Int, failFast: Bool = false, brokenBuild: Bool = false)
+        throws -> Retried
+    {
+        let folder = try UnitFixture.folder()
+        defer { Files.removeTree(folder) }
+        let program = try UnitFixture.program("a", cases: ["once", "always", "fine"], in: folder)
+        let broken = brokenBuild ? [try UnitFixture.program("b", cases: ["one"], in: folder)] : []
+        let stages = FakeStages(
+            sequences: Dictionary(uniqueKeysWithValues: sequences.map { (program.id(of: $0.key), $0.value) }),
+            failingBuilds: Set(broken.map(\.path)))
         var configuration = SuiteConfiguration(jobs: 2)
         configuration.retries = retries
         configuration.failFast = failFast
-        return SuiteRunner(
-            programs: programs, runners: runners, configuration: configuration, stages: stages, emit: { _ in }, note: { _ in }
-        )
-        .run()
-    }
-
-    private static func programs(in folder: String) throws -> [TestProgram] {
-        [try UnitFixture.program("a", cases: ["once", "always", "fine"], in: folder)]
+        let runner = SuiteRunner(
+            programs: [program] + broken, runners: UnitFixture.runners, configuration: configuration, stages: stages, emit: { _ in },
+            note: { _ in })
+        return Retried(outcome: runner.run(), stages: stages, program: program)
     }
 
     @Test func aCaseThatFailsOnceThenPassesIsFlakyWithItsFirstFailure() throws {
-        let folder = try UnitFixture.folder()
-        defer { Files.removeTree(folder) }
-        let programs = try Self.programs(in: folder)
-        let once = programs[0].id(of: "once")
-        let stages = FakeStages(sequences: [once: [.fail, .pass]])
-        let outcome = Self.run(programs, stages, retries: 2)
-        let results = try #require(outcome.reports.first { $0.id == once }).results
+        let run = try Self.run(["once": [.fail, .pass]], retries: 2)
+        let results = try #require(run.results("once"))
         #expect(results.map(\.status) == [.flaky, .flaky], "a pass on a retry is never a plain pass")
         #expect(results.allSatisfy { $0.attempts == 2 && $0.failedAttempts.map(\.status) == [.fail] })
         #expect(results[0].message == "passed only on attempt 2; attempt 1: fake fail on run 1")
-        #expect(stages.runs(of: once, runner: "native") == 2 && stages.runs(of: once, runner: "qemu") == 2)
+        #expect(run.nativeRuns("once") == 2 && run.stages.runs(of: run.program.id(of: "once"), runner: "qemu") == 2)
         #expect(!results[0].isSuccess)
     }
 
     @Test func aCaseThatFailsEveryTimeKeepsItsFirstFailureAndItsRetries() throws {
-        let folder = try UnitFixture.folder()
-        defer { Files.removeTree(folder) }
-        let programs = try Self.programs(in: folder)
-        let always = programs[0].id(of: "always")
-        let stages = FakeStages(sequences: [always: [.timeout, .fail]])
-        let outcome = Self.run(programs, stages, retries: 3)
-        let result = try #require(outcome.reports.first { $0.id == always }?.results.first)
+        let run = try Self.run(["always": [.timeout, .fail]], retries: 3)
+        let result = try #require(run.results("always")?.first)
         #expect(result.status == .timeout && result.message == "fake timeout on run 1")
         #expect(result.failedAttempts.map(\.message) == ["fake fail on run 2", "fake fail on run 3", "fake fail on run 4"])
-        #expect(result.attempts == 4 && stages.runs(of: always, runner: "native") == 4)
-        let fine = programs[0].id(of: "fine")
-        #expect(stages.runs(of: fine, runner: "native") == 1, "a passing case runs once")
+        #expect(result.attempts == 4 && run.nativeRuns("always") == 4)
+        #expect(run.nativeRuns("fine") == 1, "a passing case runs once")
     }
 
     @Test func withoutRetriesAFailureIsNotRunAgain() throws {
-        let folder = try UnitFixture.folder()
-        defer { Files.removeTree(folder) }
-        let programs = try Self.programs(in: folder)
-        let once = programs[0].id(of: "once")
-        let stages = FakeStages(sequences: [once: [.fail, .pass]])
-        let outcome = Self.run(programs, stages, retries: 0)
-        #expect(outcome.reports.first { $0.id == once }?.results.map(\.status) == [.fail, .fail])
-        #expect(stages.runs == 6)
+        let run = try Self.run(["once": [.fail, .pass]], retries: 0)
+        #expect(run.results("once")?.map(\.status) == [.fail, .fail])
+        #expect(run.stages.runs == 6)
     }
 
     @Test func errorsAndBuildFailuresAreNotRetried() throws {
-        let folder = try UnitFixture.folder()
-        defer { Files.removeTree(folder) }
-        let programs = try Self.programs(in: folder) + [try UnitFixture.program("b", cases: ["one"], in: folder)]
-        let once = programs[0].id(of: "once")
-        let stages = FakeStages(sequences: [once: [.error, .pass]], failingBuilds: [programs[1].path])
-        let outcome = Self.run(programs, stages, retries: 5)
-        #expect(outcome.reports.first { $0.id == once }?.results.map(\.status) == [.error, .error])
-        #expect(stages.runs(of: once, runner: "native") == 1)
-        #expect(outcome.reports.last?.results.map(\.status) == [.error, .error] && stages.builds == 2)
+        let run = try Self.run(["once": [.error, .pass]], retries: 5, brokenBuild: true)
+        #expect(run.results("once")?.map(\.status) == [.error, .error])
+        #expect(run.nativeRuns("once") == 1)
+        #expect(run.outcome.reports.last?.results.map(\.status) == [.error, .error] && run.stages.builds == 2)
     }
 
     @Test func aRetryThatErrsEndsTheRetriesAsAFailure() {
@@ -107,11 +101,7 @@ struct RetriesTests {
     }
 
     @Test func aFlakyCaseDoesNotStopAFailFastRun() throws {
-        let folder = try UnitFixture.folder()
-        defer { Files.removeTree(folder) }
-        let programs = try Self.programs(in: folder)
-        let stages = FakeStages(sequences: [programs[0].id(of: "once"): [.fail, .pass]])
-        let outcome = Self.run(programs, stages, retries: 1, failFast: true)
-        #expect(outcome.complete && outcome.reports.count == 3)
+        let run = try Self.run(["once": [.fail, .pass]], retries: 1, failFast: true)
+        #expect(run.outcome.complete && run.outcome.reports.count == 3)
     }
 }

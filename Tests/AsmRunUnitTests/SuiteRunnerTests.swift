@@ -10,10 +10,6 @@ import Testing
 
 /// The scheduler with fake stages: order, failures, fail-fast, running again; no process.
 struct SuiteRunnerTests {
-    private static let runners: [ObjectFormat: [Runner]] = [
-        .elf64: [Runner(name: "native", kind: .native), Runner(name: "qemu", kind: .custom(["qemu"]))]
-    ]
-
     private static func suite(in folder: String) throws -> [TestProgram] {
         [
             try UnitFixture.program("a", cases: ["one", "two"], in: folder),
@@ -28,7 +24,7 @@ struct SuiteRunnerTests {
         var configuration = SuiteConfiguration(jobs: jobs)
         configuration.failFast = failFast
         let runner = SuiteRunner(
-            programs: programs, runners: runners, configuration: configuration, stages: stages,
+            programs: programs, runners: UnitFixture.runners, configuration: configuration, stages: stages,
             emit: { collected.add($0.id) }, note: { _ in })
         return (runner, collected)
     }

@@ -4,30 +4,12 @@
 %include "probe.inc"
 global _start
 _start:
-        mov     al, 0x0f
-        add     al, 1
-        show_flags "add byte 0x0f + 1", CF|PF|AF|ZF|SF|OF
-        mov     al, 0x7f
-        add     al, 0x81
-        show_flags "add byte 0x7f + 0x81", CF|PF|AF|ZF|SF|OF
-        stc
-        mov     eax, 0x7fffffff
-        adc     eax, 0
-        show_flags "adc 0x7fffffff + 0 with CF", CF|PF|AF|ZF|SF|OF
-        mov     al, 0x10
-        sub     al, 1
-        show_flags "sub byte 0x10 - 1", CF|PF|AF|ZF|SF|OF
-        xor     eax, eax
-        stc
-        sbb     eax, 0
-        show_flags "sbb 0 - 0 with CF", CF|PF|AF|ZF|SF|OF
-        mov     eax, 0x80000000
-        neg     eax
-        show_flags "neg 0x80000000", CF|PF|AF|ZF|SF|OF
-        xor     eax, eax
-        neg     eax
-        show_flags "neg 0", CF|PF|AF|ZF|SF|OF
-        mov     eax, 5
-        cmp     eax, 7
-        show_flags "cmp 5, 7", CF|PF|AF|ZF|SF|OF
+        flags_after "add byte 0x0f + 1", CF|PF|AF|ZF|SF|OF, {mov al, 0x0f}, {add al, 1}
+        flags_after "add byte 0x7f + 0x81", CF|PF|AF|ZF|SF|OF, {mov al, 0x7f}, {add al, 0x81}
+        flags_after "adc 0x7fffffff + 0 with CF", CF|PF|AF|ZF|SF|OF, stc, {mov eax, 0x7fffffff}, {adc eax, 0}
+        flags_after "sub byte 0x10 - 1", CF|PF|AF|ZF|SF|OF, {mov al, 0x10}, {sub al, 1}
+        flags_after "sbb 0 - 0 with CF", CF|PF|AF|ZF|SF|OF, {xor eax, eax}, stc, {sbb eax, 0}
+        flags_after "neg 0x80000000", CF|PF|AF|ZF|SF|OF, {mov eax, 0x80000000}, neg eax
+        flags_after "neg 0", CF|PF|AF|ZF|SF|OF, {xor eax, eax}, neg eax
+        flags_after "cmp 5, 7", CF|PF|AF|ZF|SF|OF, {mov eax, 5}, {cmp eax, 7}
         exit_with 0

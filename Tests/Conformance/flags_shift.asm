@@ -6,24 +6,12 @@
 %include "probe.inc"
 global _start
 _start:
-        mov     eax, 0x80000001
-        shl     eax, 1
-        show_flags "shl 0x80000001, 1", CF|PF|ZF|SF|OF
-        mov     eax, 0x40000000
-        shl     eax, 1
-        show_flags "shl 0x40000000, 1", CF|PF|ZF|SF|OF
-        mov     eax, 0x80000000
-        shr     eax, 1
-        show_flags "shr 0x80000000, 1", CF|PF|ZF|SF|OF
-        mov     eax, 0x80000001
-        sar     eax, 1
-        show_flags "sar 0x80000001, 1", CF|PF|ZF|SF|OF
-        mov     eax, 3
-        shl     eax, 31
-        show_flags "shl 3, 31", CF|PF|ZF|SF
-        mov     eax, 0x100
-        shr     eax, 9
-        show_flags "shr 0x100, 9", CF|PF|ZF|SF
+        flags_after "shl 0x80000001, 1", CF|PF|ZF|SF|OF, {mov eax, 0x80000001}, {shl eax, 1}
+        flags_after "shl 0x40000000, 1", CF|PF|ZF|SF|OF, {mov eax, 0x40000000}, {shl eax, 1}
+        flags_after "shr 0x80000000, 1", CF|PF|ZF|SF|OF, {mov eax, 0x80000000}, {shr eax, 1}
+        flags_after "sar 0x80000001, 1", CF|PF|ZF|SF|OF, {mov eax, 0x80000001}, {sar eax, 1}
+        flags_after "shl 3, 31", CF|PF|ZF|SF, {mov eax, 3}, {shl eax, 31}
+        flags_after "shr 0x100, 9", CF|PF|ZF|SF, {mov eax, 0x100}, {shr eax, 9}
         mov     eax, 1
         xor     ecx, ecx
         add     eax, -1                 ; CF PF AF ZF set

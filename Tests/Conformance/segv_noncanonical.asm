@@ -11,8 +11,5 @@ _start:
         exit_with 1
 
 handler:
-        mov     rbx, rsi                ; siginfo
-        mov     eax, [rbx + 8]
-        show_hex "si_code", rax
-        show_hex "si_addr", [rbx + 16]
+        show_code_addr "si_code"
         exit_with 0

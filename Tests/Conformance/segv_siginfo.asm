@@ -23,11 +23,7 @@ _start:
 handler:
         mov     rbx, rsi                ; siginfo
         mov     rbp, rdx                ; ucontext
-        say     "si_code 0x"
-        mov     eax, [rbx + 8]
-        call    put_hex
-        say     ", si_addr "
-        mov     rax, [rbx + 16]
+        say_code_addr "si_code 0x"
         cmp     rax, r14
         je      .at
         call    put_hex_0x

@@ -13,10 +13,7 @@ _start:
         exit_with 1
 
 handler:
-        mov     rbx, rsi                ; siginfo
-        mov     eax, [rbx + 8]
-        show_hex "movaps on +8: SIGSEGV, si_code", rax
-        show_hex "si_addr", [rbx + 16]
+        show_code_addr "movaps on +8: SIGSEGV, si_code"
         exit_with 0
 
 section .data

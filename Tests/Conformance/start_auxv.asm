@@ -4,13 +4,10 @@
 ; _start, AT_PHDR (3) the program headers (right after the 64-byte ELF header of a static ld
 ; program, at 0x400040), AT_RANDOM (25) 16 random bytes, AT_SYSINFO_EHDR (33) the vDSO.
 %include "probe.inc"
+%include "auxv.inc"
 global _start
 _start:
-        mov     rax, [rsp]
-        lea     rbx, [rsp + 16 + rax * 8]
-.env:   add     rbx, 8                  ; skip envp up to its NULL
-        cmp     qword [rbx - 8], 0
-        jne     .env
+        find_auxv
         xor     r12d, r12d              ; one bit per entry type seen (types < 64)
         mov     r13, rbx
 .pair:  mov     rcx, [r13]
@@ -22,17 +19,6 @@ _start:
 .skip:  add     r13, 16
         jmp     .pair
 .done:
-%macro value_of 1                       ; rax = the value of entry %1 (0 if absent)
-        mov     rsi, rbx
-%%find: mov     rax, [rsi + 8]
-        cmp     qword [rsi], %1
-        je      %%found
-        add     rsi, 16
-        cmp     qword [rsi - 16], 0
-        jne     %%find
-        xor     eax, eax
-%%found:
-%endmacro
         value_of 6
         show_dec "AT_PAGESZ", rax
         value_of 9

@@ -4,28 +4,10 @@
 ; A 32-bit program on an x86_64 kernel gets AT_PAGESZ (6) = 4096, AT_ENTRY (9) = _start and
 ; the vDSO: AT_SYSINFO (32), the address of its fast system call entry, and AT_SYSINFO_EHDR (33).
 %include "probe32.inc"
+%include "auxv.inc"
 global _start
 _start:
-        mov     eax, [esp]
-        lea     ebx, [esp + 8 + eax * 4]
-.env:   add     ebx, 4                  ; skip envp up to its NULL
-        cmp     dword [ebx - 4], 0
-        jne     .env
-%macro value_of 1                       ; eax = the value of entry %1, edx = 1 if present
-        mov     esi, ebx
-        xor     edx, edx
-%%find: mov     eax, [esi + 4]
-        cmp     dword [esi], %1
-        je      %%found
-        add     esi, 8
-        cmp     dword [esi - 8], 0
-        jne     %%find
-        xor     eax, eax
-        jmp     %%out
-%%found:
-        inc     edx
-%%out:
-%endmacro
+        find_auxv
         value_of 6
         show_dec "AT_PAGESZ", eax
         value_of 9

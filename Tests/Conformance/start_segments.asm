@@ -3,19 +3,10 @@
 ; and gs = 0. Nothing set up thread-local storage, so arch_prctl(ARCH_GET_FS / ARCH_GET_GS)
 ; returns base 0 for both.
 %include "probe.inc"
+%include "segments.inc"
 global _start
 _start:
-%macro selector 1
-        xor     eax, eax
-        mov     ax, %1
-        show_hex %str(%1), rax
-%endmacro
-        selector cs
-        selector ss
-        selector ds
-        selector es
-        selector fs
-        selector gs
+        show_selectors
         sub     rsp, 16
         mov     edi, 0x1003             ; ARCH_GET_FS
         mov     rsi, rsp

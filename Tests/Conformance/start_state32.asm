@@ -5,6 +5,7 @@
 ; auxv above), every general register but esp zero, EFLAGS 0x202, cs = 0x23 and ds, es and
 ; ss = 0x2b (its 32-bit user segments), fs = gs = 0.
 %include "probe32.inc"
+%include "segments.inc"
 global _start
 _start:
         pushfd
@@ -27,15 +28,5 @@ _start:
         mov     eax, [ebx]
         cmp     dword [ebx + 4 + eax * 4], 0
         show_if "argv[argc] is NULL", e
-%macro selector 1
-        xor     eax, eax
-        mov     ax, %1
-        show_hex %str(%1), eax
-%endmacro
-        selector cs
-        selector ss
-        selector ds
-        selector es
-        selector fs
-        selector gs
+        show_selectors
         exit_with 0

@@ -31,11 +31,7 @@ handler:                                ; edi = signal, r14 = the instruction
         say     "signal "
         mov     rax, r12
         call    put_dec
-        say     ", si_code 0x"
-        mov     eax, [rbx + 8]
-        call    put_hex
-        say     ", si_addr "
-        mov     rax, [rbx + 16]
+        say_code_addr ", si_code 0x"
         test    rax, rax
         jz      .zero
         cmp     rax, r14

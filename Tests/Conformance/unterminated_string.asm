@@ -7,8 +7,4 @@
 %include "unterminated.inc"
 global _start
 _start:
-        show_bytes_after message + 5
-        exit_with 0
-
-section .data
-message: db "Hello"                     ; no terminating 0
+        unterminated_probe

@@ -7,9 +7,7 @@ text refused, "kill: refused"
 section .text
 global _start
 _start:
-        mov     rbx, rsp
         argv_number_or_exit 1
-        mov     edi, eax
         mov     eax, SYS_kill
         mov     esi, 9
         syscall

@@ -8,9 +8,7 @@ text untouched, "queue: untouched"
 section .text
 global _start
 _start:
-        mov     rbx, rsp
         argv_number_or_exit 1
-        mov     edi, eax
         mov     eax, SYS_msgget
         xor     esi, esi
         syscall

@@ -5,6 +5,60 @@
 ; mark and creates a file beside it. Contained: "attacker: no neighbour" (a case sees no folder
 ; but its own), "victim: intact".
 %include "attack.inc"
+
+; each_name FOLDER, FD, BUFFER, AT, END ... next_name: opens the folder named at FOLDER (into
+; FD) and runs the code between for each name in it that does not start with '.' (its entry at
+; AT, its name at AT + 19), reading 4 KiB of entries into BUFFER at a time (END their end); after
+; the last one, the folder is closed. A folder that cannot be opened has no names.
+%macro each_name 5
+%push each_name
+%define %$fd %2
+%define %$at %4
+        mov     eax, SYS_open
+        lea     rdi, [rel %1]
+        mov     esi, 0x10000            ; O_DIRECTORY
+        syscall
+        test    rax, rax
+        js      %$end
+        mov     %2, rax
+%$batch:
+        mov     eax, SYS_getdents64
+        mov     rdi, %2
+        lea     rsi, [rel %3]
+        mov     edx, 4096
+        syscall
+        test    rax, rax
+        jle     %$close
+        lea     %4, [rel %3]
+        lea     %5, [%4 + rax]
+%$entry:
+        cmp     %4, %5
+        jae     %$batch
+        cmp     byte [%4 + 19], '.'
+        je      %$next
+%endmacro
+
+; join DEST, FIRST, NAME: DEST holds the string at FIRST, then the one at NAME (an address);
+; rdi at its end.
+%macro join 3
+        lea     rdi, [rel %1]
+        lea     rsi, [rel %2]
+        call    append_string
+        lea     rsi, %3
+        call    append_string
+%endmacro
+
+%macro next_name 0
+%$next: movzx   eax, word [%$at + 16]
+        add     %$at, rax
+        jmp     %$entry
+%$close:
+        mov     rdi, %$fd
+        mov     eax, SYS_close
+        syscall
+%$end:
+%pop
+%endmacro
 section .data
 marker:  db "victim-here", 0
 intruder: db "intruder", 0
@@ -81,50 +135,22 @@ find_victim:
         call    find_in
         test    rax, rax
         jz      .done
-        mov     eax, SYS_open
-        lea     rdi, [rel grandparent]
-        mov     esi, 0x10000            ; O_DIRECTORY
-        syscall
-        test    rax, rax
-        js      .none
-        mov     rbx, rax
-.batch: mov     eax, SYS_getdents64
-        mov     rdi, rbx
-        lea     rsi, [rel cousins]
-        mov     edx, 4096
-        syscall
-        test    rax, rax
-        jle     .close
-        lea     r12, [rel cousins]
-        lea     rbp, [r12 + rax]
-.entry: cmp     r12, rbp
-        jae     .batch
-        cmp     byte [r12 + 19], '.'
-        je      .skip
-        lea     rdi, [rel prefix]
-        lea     rsi, [rel upupdir]
-        call    append_string
-        lea     rsi, [r12 + 19]
-        call    append_string
+        each_name grandparent, rbx, cousins, r12, rbp
+        join    prefix, upupdir, [r12 + 19]
         lea     rsi, [rel slash]
         call    append_string
         call    find_in
         test    rax, rax
         jz      .found
-.skip:  movzx   eax, word [r12 + 16]
-        add     r12, rax
-        jmp     .entry
+        next_name
+        call    guess
+        jmp     .done
 .found: push    rdi
         mov     edi, ebx
         mov     eax, SYS_close
         syscall
         pop     rdi
         xor     eax, eax
-        jmp     .done
-.close: mov     edi, ebx
-        mov     eax, SYS_close
-        syscall
-.none:  call    guess
 .done:  pop     r12
         pop     rbp
         pop     rbx
@@ -140,87 +166,57 @@ guess:
         call    append_string
         mov     eax, r12d
         call    append_decimal
-        push    rdi
-        lea     rsi, [rel slash_marker]
-        call    append_string
-        mov     eax, SYS_open
-        lea     rdi, [rel path]
-        xor     esi, esi
-        syscall
-        pop     rdi
-        test    rax, rax
-        jns     .found
+        call    marked
+        test    eax, eax
+        jz      .done
         inc     r12d
         cmp     r12d, 64
         jbe     .try
         mov     eax, 1
-        pop     r12
-        ret
-.found: push    rdi
-        mov     edi, eax
-        mov     eax, SYS_close
-        syscall
-        pop     rdi
-        mov     byte [rdi], 0
-        xor     eax, eax
-        pop     r12
+.done:  pop     r12
         ret
 
 ; Looks through the folder `prefix` (ending in "/") for a folder holding "victim-here"; rax = 0
 ; and path = prefix NAME (rdi at its end) when found, else rax = 1. Uses r13 to r15.
 find_in:
-        mov     eax, SYS_open
-        lea     rdi, [rel prefix]
-        mov     esi, 0x10000            ; O_DIRECTORY
-        syscall
-        test    rax, rax
-        js      .none
-        mov     r13, rax
-.batch: mov     eax, SYS_getdents64
-        mov     rdi, r13
-        lea     rsi, [rel entries]
-        mov     edx, 4096
-        syscall
-        test    rax, rax
-        jle     .close
-        lea     r14, [rel entries]
-        lea     r15, [r14 + rax]
-.entry: cmp     r14, r15
-        jae     .batch
-        cmp     byte [r14 + 19], '.'
-        je      .skip
-        lea     rdi, [rel path]
-        lea     rsi, [rel prefix]
-        call    append_string
-        lea     rsi, [r14 + 19]
-        call    append_string
-        push    rdi
-        lea     rsi, [rel slash_marker]
-        call    append_string
-        mov     eax, SYS_open
-        lea     rdi, [rel path]
-        xor     esi, esi
-        syscall
-        pop     rdi
-        test    rax, rax
-        jns     .found
-.skip:  movzx   eax, word [r14 + 16]
-        add     r14, rax
-        jmp     .entry
+        each_name prefix, r13, entries, r14, r15
+        join    path, prefix, [r14 + 19]
+        call    marked
+        test    eax, eax
+        jz      .found
+        next_name
+.none:  mov     eax, 1
+        ret
 .found: push    rdi
-        mov     edi, eax
-        mov     eax, SYS_close
-        syscall
         mov     edi, r13d
         mov     eax, SYS_close
         syscall
         pop     rdi
         xor     eax, eax
         ret
-.close: mov     edi, r13d
+
+; Whether the folder `path` (rdi at its end) holds "victim-here": rax = 0 and path ends at rdi
+; again when it does, else rax = 1.
+marked:
+        push    rdi
+        lea     rsi, [rel slash_marker]
+        call    append_string
+        mov     eax, SYS_open
+        lea     rdi, [rel path]
+        xor     esi, esi
+        syscall
+        pop     rdi
+        test    rax, rax
+        js      .no
+        push    rdi
+        mov     edi, eax
         mov     eax, SYS_close
         syscall
-.none:  mov     eax, 1
+        pop     rdi
+        mov     byte [rdi], 0
+        xor     eax, eax
+        ret
+.no:    mov     eax, 1
         ret
 
 pause_5ms:

@@ -1,6 +1,5 @@
 ; asmrun: xfail all exceeds the output limit by design
-; Writes zeros to stderr in 64 KiB chunks, up to 4 GiB (bounded, so a containment bug fails
-; a test instead of filling the disk). asmrun keeps a bounded prefix and ends it.
+; output_bomb.asm on stderr: asmrun keeps a bounded prefix of it and ends it.
 %include "sys.inc"
 global _start
 _start:
