@@ -52,6 +52,9 @@ size_t asmrun_format_number(char *out, unsigned long long value);
 void asmrun_open_devices(int *device_fds);
 /* `prefix` then `path` into `out` (ASMRUN_PATH_SIZE bytes); 0 or ENAMETOOLONG. */
 int asmrun_join_path(char *out, const char *prefix, const char *path);
+/* Calls `visit` with each folder above `path` ("/a", then "/a/b" for "/a/b/c") until it returns
+   non-zero, and returns that (0 after the last; ENAMETOOLONG for a path of ASMRUN_PATH_SIZE). */
+int asmrun_each_parent(const char *path, int (*visit)(const char *parent, void *context), void *context);
 /* Binds what `fd` holds onto `target`, creating the target first (a folder or a file, with its
    parents, in a tmpfs mounted just before; where it exists already, it is bound onto itself). */
 int asmrun_bind_fd(int fd, const char *target);

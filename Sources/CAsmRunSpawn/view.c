@@ -50,24 +50,36 @@ void asmrun_fd_path(char *out, int fd) {
     out[14 + asmrun_format_number(out + 14, (unsigned)fd)] = 0;
 }
 
+int asmrun_each_parent(const char *path, int (*visit)(const char *parent, void *context), void *context) {
+    char prefix[ASMRUN_PATH_SIZE];
+    size_t length = strlen(path);
+    if (length >= sizeof prefix) return ENAMETOOLONG;
+    memcpy(prefix, path, length + 1);
+    for (size_t index = 1; index < length; index++) {
+        if (prefix[index] != '/') continue;
+        prefix[index] = 0;
+        int code = visit(prefix, context);
+        if (code != 0) return code;
+        prefix[index] = '/';
+    }
+    return 0;
+}
+
+static int make_folder(const char *path, void *context) {
+    (void)context;
+    return mkdir(path, 0755) != 0 && errno != EEXIST ? errno : 0;
+}
+
 int asmrun_bind_fd(int fd, const char *target) {
     struct stat info;
     if (fstat(fd, &info) != 0) return errno;
     int directory = S_ISDIR(info.st_mode);
-    char path[4096];
-    size_t length = strlen(target);
-    if (length >= sizeof path) return ENAMETOOLONG;
-    memcpy(path, target, length + 1);
-    for (size_t index = 1; index < length; index++) {
-        if (path[index] != '/') continue;
-        path[index] = 0;
-        if (mkdir(path, 0755) != 0 && errno != EEXIST) return errno;
-        path[index] = '/';
-    }
+    int code = asmrun_each_parent(target, make_folder, NULL);
+    if (code != 0) return code;
     struct stat existing;
-    if (lstat(path, &existing) != 0) {
-        if (directory && mkdir(path, 0755) != 0) return errno;
-        int file = directory ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (lstat(target, &existing) != 0) {
+        if (directory && mkdir(target, 0755) != 0) return errno;
+        int file = directory ? -1 : open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (!directory && file < 0) return errno;
         if (file >= 0) close(file);
     }
@@ -126,22 +138,22 @@ int asmrun_make_dev(const int *device_fds, const char *prefix) {
     return mkdir(target, 01777) == 0 ? 0 : errno;
 }
 
+enum { COVERED_OR_STOPPED = -1 };
+
+static int cover_if_private(const char *prefix, void *context) {
+    (void)context;
+    struct stat info;
+    if (lstat(prefix, &info) != 0 || !S_ISDIR(info.st_mode)) return COVERED_OR_STOPPED;
+    if (info.st_mode & S_IXOTH) return 0;
+    int code = asmrun_cover(prefix);
+    return code != 0 ? code : COVERED_OR_STOPPED;
+}
+
 /* Covers the highest folder above `path` that others may not search (see asmrun_view's
    `cover_private`); the walk stops at a symbolic link, a missing folder or a cover made before. */
 static int cover_private_ancestor(const char *path) {
-    char prefix[4096];
-    size_t length = strlen(path);
-    if (length >= sizeof prefix) return ENAMETOOLONG;
-    memcpy(prefix, path, length + 1);
-    for (size_t index = 1; index < length; index++) {
-        if (prefix[index] != '/') continue;
-        prefix[index] = 0;
-        struct stat info;
-        if (lstat(prefix, &info) != 0 || !S_ISDIR(info.st_mode)) return 0;
-        if (!(info.st_mode & S_IXOTH)) return asmrun_cover(prefix);
-        prefix[index] = '/';
-    }
-    return 0;
+    int code = asmrun_each_parent(path, cover_if_private, NULL);
+    return code == COVERED_OR_STOPPED ? 0 : code;
 }
 
 /* The view cases get (see asmrun_view). Runs in the namespace helper after unshare(CLONE_NEWNS). */
