@@ -154,8 +154,12 @@ package struct TestSession: Sendable {
         let crashProbe = CrashProbe.make(launcher: context.launcher, toolchain: stages.toolchain)
         var caseRunner = CaseRunner(
             launcher: context.launcher, scratch: stages.scratch, containment: stages.containment, crashProbe: crashProbe)
-        if plan.checks, case .success(let probe) = crashProbe {
-            caseRunner.abiProbe = try? AbiProbe(crashProbe: probe, toolchain: stages.toolchain)
+        if plan.checks {
+            caseRunner.abiProbe = AbiProbe.make(crashProbe: crashProbe, toolchain: stages.toolchain)
+            let told = Flag()
+            caseRunner.abiUnavailable = { missing in
+                if told.raiseFirst() { observe(.remark("note: " + AbiProbe.missingNote(missing))) }
+            }
         }
         let runner = SuiteRunner(
             programs: suite.programs, runners: runners, configuration: plan.configuration, toolchain: stages.toolchain,
