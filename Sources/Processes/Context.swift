@@ -16,6 +16,10 @@ package struct Context: Sendable {
     /// of a run it may reap any orphan left to it, not only the ones it can recognise, and a
     /// second Ctrl-C may exit at once.
     package var ownsProcess = false
+    /// What a second interrupt (Ctrl-C, SIGTERM) does while a run is still stopping: where
+    /// asmrun is the whole process, the front end's one way out (`ExitStatus.abandon`: the
+    /// terminal put back, exit 130 at once); `nil` elsewhere, where an interrupt only ends the run.
+    package var abandon: (@Sendable () -> Void)?
 
     package init(environment: [String: String], launcher: any ProcessLaunching, console: Console) {
         self.environment = environment

@@ -17,19 +17,16 @@ package final class RunWatch: Sendable {
 
     /// `sources`: the files named, watched until a build tells what else the program reads.
     /// Throws when inotify is unavailable.
-    package init(children: ChildRegistry, sources: [String], ownsProcess: Bool) throws {
-        guard let watcher = FileWatcher() else {
-            throw UsageError(
-                "--watch cannot watch files: the system gives no inotify instance (\(ErrorNumber.name(of: errno) ?? "error \(errno)"))",
-                fix: "raise fs.inotify.max_user_instances, or run without --watch")
-        }
+    /// `abandon`: what a second Ctrl-C does (`Context.abandon`).
+    package init(children: ChildRegistry, sources: [String], abandon: (@Sendable () -> Void)?) throws {
+        let watcher = try FileWatcher.forWatchMode()
         let stopped = stopped
         self.watcher = watcher
         self.children = children
         monitor = InterruptMonitor(children: children) { count in
             stopped.set()
             watcher.wake()
-            if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
+            if count > 1 { abandon?() }
         }
         let named = sources.compactMap { Files.isDirectory($0) ? Files.realPath($0) : WatchSet.canonical($0) }
         // A folder program's folder is watched as its own before its first build succeeds.

@@ -102,10 +102,10 @@ package struct TestSession: Sendable {
         // A Regex is not Sendable: with --filter the suite loads on this thread alone (`loaders`).
         nonisolated(unsafe) let filter = plan.filter.flatMap { try? Regex($0) }
         let stopped = Flag()
-        let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
+        let interrupts = InterruptMonitor(children: context.launcher.children) { [abandon = context.abandon] count in
             stopped.set()
             ahead.stopAccepting()
-            if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
+            if count > 1 { abandon?() }
         }
         // A watch mode learns what every program reads (a rerun's untouched ones too).
         let selected: (([TestProgram]) -> Void)? =
@@ -165,9 +165,9 @@ package struct TestSession: Sendable {
             programs: suite.programs, runners: runners, configuration: plan.configuration, toolchain: stages.toolchain,
             store: stages.store, caseRunner: caseRunner, builtAhead: stages.ahead, emit: { observe(.caseFinished($0)) },
             progress: { observe(.casesRan($0)) }, note: { observe(.remark($0)) })
-        let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
+        let interrupts = InterruptMonitor(children: context.launcher.children) { [abandon = context.abandon] count in
             runner.interrupt()
-            if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
+            if count > 1 { abandon?() }
         }
         // From here this monitor listens: an interrupt that came while the runners were resolved
         // (builds ahead still running, their tools ended) is the run's.

@@ -35,16 +35,12 @@ package struct TestWatch: Sendable {
     /// inotify is unavailable. A later run that cannot start is told as `failed`, and the watch
     /// waits for the save that mends it.
     package func run(observe: @escaping @Sendable (Event) -> Void) throws {
-        guard let watcher = FileWatcher() else {
-            throw UsageError(
-                "--watch cannot watch files: the system gives no inotify instance (\(ErrorNumber.name(of: errno) ?? "error \(errno)"))",
-                fix: "raise fs.inotify.max_user_instances, or run without --watch")
-        }
+        let watcher = try FileWatcher.forWatchMode()
         let interrupted = Flag()
-        let monitor = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
+        let monitor = InterruptMonitor(children: context.launcher.children) { [abandon = context.abandon] count in
             interrupted.set()
             watcher.wake()
-            if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
+            if count > 1 { abandon?() }
         }
         defer { _ = monitor.stop() }
         let roots = (plan.paths.isEmpty ? ["asm"] : plan.paths).flatMap { WatchSet.folders(below: $0) }
