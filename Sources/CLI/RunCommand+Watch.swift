@@ -72,8 +72,10 @@ extension RunCommand {
             first = false
             if watching.interrupted { break }
             let ended = status.map { "asmrun: status \($0); " } ?? "asmrun: "
-            context.console.write(ended + Watching.waitingLine(folders: watching.folders).dropFirst("asmrun: ".count), to: .error)
-            guard let next = watching.awaitSave() else { break }
+            let next = watching.awaitSave { folders in
+                context.console.write(ended + Watching.waitingLine(folders: folders).dropFirst("asmrun: ".count), to: .error)
+            }
+            guard let next else { break }
             saved = next
         }
         return ExitStatus.watch
