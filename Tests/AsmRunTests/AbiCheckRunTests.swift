@@ -121,4 +121,35 @@ struct AbiCheckRunTests {
         let checks = result["abi_checks"] as? [String] ?? []
         #expect(checks.first?.contains("spin.asm:9: ABI check: rsp is not a multiple of 16") == true, "\(result)")
     }
+
+    /// A prompt without a newline before a stop: natively the program's output and gdb's share a
+    /// pipe, so each stop starts a line of its own (else `Number: @@abi-…` would be lost, and the
+    /// finding with it).
+    @Test(arguments: CrashReportTests.ways)
+    func aPromptWithoutANewlineLosesNoStop(way: Way) throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        try Fixture.write(
+            """
+            section .data
+            prompt: db "Number: "
+            section .text
+            global main
+            main:
+                    mov     eax, 1
+                    mov     edi, 1
+                    lea     rsi, [rel prompt]
+                    mov     edx, 8
+                    syscall
+                    mov     ebx, 5
+                    xor     eax, eax
+                    ret
+            """, to: directory + "/prompt.asm")
+        try Fixture.write("[case default]\nstatus: exit 0\n", to: directory + "/prompt.expect")
+        let run = Fixture.test([directory + "/prompt.asm", "--checks", "always"] + way.arguments, environment: way.environment)
+        #expect(run.status == 1, "\(run.output)")
+        #expect(
+            run.output.contains("    \(directory)/prompt.asm:13: ABI check: `main` (called from C) returns with rbx changed"),
+            "\(run.output)")
+    }
 }
