@@ -90,7 +90,8 @@ struct AbiCheckRunTests {
     }
 
     /// `--checks always` checks a case that timed out and keeps its verdict: only a passing case
-    /// fails for a finding.
+    /// fails for a finding. The program waits (`pause`) past its time limit, which leaves gdb's
+    /// run of it time to start even on a loaded machine.
     @Test(arguments: CrashReportTests.ways)
     func aTimeoutKeepsItsVerdict(way: Way) throws {
         let directory = try Fixture.temporaryDirectory()
@@ -106,12 +107,14 @@ struct AbiCheckRunTests {
                     lea     rdi, [rel fmt]
                     xor     eax, eax
                     call    printf
-            .spin:  jmp     .spin
-            """, to: directory + "/spin.asm")
-        try Fixture.write("[case default]\nstdout:\n| hi\nstatus: exit 0\n", to: directory + "/spin.expect")
+            .wait:  mov     eax, 34
+                    syscall
+                    jmp     .wait
+            """, to: directory + "/waits.asm")
+        try Fixture.write("[case default]\nstdout:\n| hi\nstatus: exit 0\n", to: directory + "/waits.expect")
         let report = directory + "/r.json"
         let run = Fixture.test(
-            [directory + "/spin.asm", "--checks", "always", "--timeout", "1", "--json", report] + way.arguments,
+            [directory + "/waits.asm", "--checks", "always", "--timeout", "3", "--json", report] + way.arguments,
             environment: way.environment)
         #expect(run.status == 1, "\(run.output)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
@@ -119,7 +122,7 @@ struct AbiCheckRunTests {
         #expect(result["status"] as? String == "timeout", "\(result)")
         #expect((result["message"] as? String)?.contains("ABI checks") == false, "\(result)")
         let checks = result["abi_checks"] as? [String] ?? []
-        #expect(checks.first?.contains("spin.asm:9: ABI check: rsp is not a multiple of 16") == true, "\(result)")
+        #expect(checks.first?.contains("waits.asm:9: ABI check: rsp is not a multiple of 16") == true, "\(result)")
     }
 
     /// A prompt without a newline before a stop: natively the program's output and gdb's share a
