@@ -75,6 +75,23 @@ struct AbiCheckRunTests {
         #expect(quiet.status == 0 && !quiet.errors.contains("ABI checks"), "\(quiet.errors)\(quiet.output)")
     }
 
+    /// `asmrun FILE.asm` without objdump: the crash report, then the note naming the package.
+    @Test(arguments: [Way.native, Way.arm])
+    func aCrashWithoutObjdumpSaysWhatToInstall(way: Way) throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        let bin = try NoDebuggerTests.path(without: ["objdump", "x86_64-linux-gnu-objdump"])
+        defer { Files.removeTree(bin) }
+        let target = try AbiCheckTests.broken(AbiCheckTests.samples[2], in: directory)  // balanced_ret.asm
+        let run = try Fixture.asmrun([target, "--no-cache"] + way.arguments, environment: way.environment.merging(["PATH": bin]) { $1 })
+        let package = way == .arm ? "binutils-x86-64-linux-gnu" : "binutils"
+        #expect(run.status == .exited(139) && run.stderr.hasPrefix("asmrun: \(target):6: SIGSEGV"), "\(run.stderr)")
+        #expect(
+            run.stderr.hasSuffix(
+                "asmrun: note: no ABI checks: objdump not found; install it with `apt-get install \(package)`"
+                    + " (`make deps` in asmrun's source tree installs it too)\n"), "\(run.stderr)")
+    }
+
     /// objdump names a line `/home/ann/my labs/f.asm:16`: a program in a folder whose name holds a
     /// space gets its finding.
     @Test(arguments: CrashReportTests.ways)
