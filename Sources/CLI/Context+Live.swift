@@ -12,6 +12,7 @@ extension Context {
             environment: environment, launcher: PosixLauncher(path: environment["PATH"]),
             console: Console(environment: environment))
         context.ownsProcess = true
+        context.abandon = { ExitStatus.abandon() }
         return context
     }
 

@@ -1,5 +1,7 @@
+import Glibc
 import Processes
 import Support
+import Synchronization
 
 /// Every exit status asmrun returns is decided here, from how the command ended; `table` is the
 /// one README.md, the man page and `--help` print (`ExitStatusTests` holds them to it).
@@ -50,6 +52,17 @@ enum ExitStatus {
     /// exits 130 as any interrupted run does, whatever the last run's result: that is on the
     /// screen, and a watch has no result of its own.
     static let watch = ExitCode.interrupted
+
+    /// A second Ctrl-C (or SIGTERM) while a run is still stopping (`Context.abandon`): exit 130 at
+    /// once, the terminal's settings first put back as `terminal` holds them (a program a watch
+    /// killed may have left it without echo or lines), as the run's own end would have.
+    static func abandon() -> Never {
+        terminal.withLock { $0 }?.restore()
+        _exit(interrupted)
+    }
+
+    /// The terminal's settings before the programs of `asmrun --watch` ran, while it runs them.
+    static let terminal = Mutex<TerminalMode?>(nil)
 
     /// `asmrun doctor`: 0 when ready, 1 when something is missing.
     static func doctor(ready: Bool) -> Int32 { ready ? ExitCode.success : ExitCode.failure }

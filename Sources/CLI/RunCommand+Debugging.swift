@@ -22,11 +22,19 @@ extension RunCommand {
 }
 
 extension RunCommand {
-    /// The ABI checks' findings for a run that crashed, repeated under the debugger with its input.
+    /// The ABI checks' findings for a run that crashed, repeated under the debugger with its input;
+    /// without objdump (or gdb), none and a note naming it.
     func abiFindings(_ prepared: Prepared, input: CallerInput) -> [String] {
-        guard let probe = AbiProbe.make(launcher: context.launcher, toolchain: prepared.toolchain),
-            let folder = try? TemporaryDirectory(prefix: "checks", environment: context.environment)
-        else { return [] }
+        let made = AbiProbe.make(
+            crashProbe: CrashProbe.make(launcher: context.launcher, toolchain: prepared.toolchain), toolchain: prepared.toolchain)
+        let probe: AbiProbe
+        switch made {
+        case .success(let made): probe = made
+        case .failure(let missing):
+            context.diagnostics.note(AbiProbe.missingNote(missing), tagged: true)
+            return []
+        }
+        guard let folder = try? TemporaryDirectory(prefix: "checks", environment: context.environment) else { return [] }
         defer { folder.remove() }
         let replay = input.replay()
         defer { replay.close() }

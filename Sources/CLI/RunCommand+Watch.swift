@@ -36,13 +36,17 @@ extension RunCommand {
         var command = self
         let watching: RunWatch
         do {
-            watching = try RunWatch(children: context.launcher.children, sources: options.sources, ownsProcess: context.ownsProcess)
+            watching = try RunWatch(children: context.launcher.children, sources: options.sources, abandon: context.abandon)
         } catch { return ExitStatus.failed(error, in: .run, diagnostics) }
         defer { watching.stop() }
         command.watching = watching
         // A program killed by a save or Ctrl-C may leave the terminal as it set it (no echo, raw).
         let terminal = TerminalMode(descriptor: 0)
-        defer { terminal?.restore() }
+        ExitStatus.terminal.withLock { $0 = terminal }
+        defer {
+            terminal?.restore()
+            ExitStatus.terminal.withLock { $0 = nil }
+        }
         var saved: [String] = []
         var first = true
         while !watching.interrupted {
@@ -68,8 +72,10 @@ extension RunCommand {
             first = false
             if watching.interrupted { break }
             let ended = status.map { "asmrun: status \($0); " } ?? "asmrun: "
-            context.console.write(ended + Watching.waitingLine(folders: watching.folders).dropFirst("asmrun: ".count), to: .error)
-            guard let next = watching.awaitSave() else { break }
+            let next = watching.awaitSave { folders in
+                context.console.write(ended + Watching.waitingLine(folders: folders).dropFirst("asmrun: ".count), to: .error)
+            }
+            guard let next else { break }
             saved = next
         }
         return ExitStatus.watch

@@ -66,8 +66,8 @@ struct RunCommand: Sendable {
         // reach): end them, clean up, exit 130 like the program would have. The build waits for
         // nothing but them, so whoever waits on them hands the interrupt over (no thread).
         let interrupts = InterruptMonitor(children: context.launcher.children, delivery: .byWaiters) {
-            [ownsProcess = context.ownsProcess] count in
-            if count > 1 && ownsProcess { _exit(ExitStatus.interrupted) }
+            [abandon = context.abandon] count in
+            if count > 1 { abandon?() }
         }
         // Not a `Result`: its generic type's first use looked through every conformance in the
         // binary (4 % of a single run's instructions).

@@ -24,6 +24,11 @@ extension TestCommand {
                 case .finished(let outcome): _ = printer.withLock { $0 }.finish(outcome)
                 case .failed(let error): context.diagnostics.error(error)
                 case .waiting(let folders): context.console.write(Watching.waitingLine(folders: folders))
+                case .overflowed:
+                    Watching.clearScreen(context.console)
+                    context.console.write(
+                        "asmrun: too many changes at once to follow (the kernel's event queue overflowed): running everything again\n")
+                    printer.withLock { $0 = TestCommand.RunPrinter(plan: watch.plan, context: context) }
                 }
             }
         } catch {

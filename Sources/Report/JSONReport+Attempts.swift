@@ -15,6 +15,8 @@ extension JSONReport {
         var stderr: String?
         var crash: Crash?
         var crashNote: String?
+        /// The ABI checks' findings of this attempt (each failed attempt is checked again).
+        var abiChecks: [String]?
 
         init(_ result: RunnerResult) {
             status = result.status
@@ -27,6 +29,7 @@ extension JSONReport {
             stderr = result.observation.map { excerpt($0.stderr) }
             crash = result.crash.map(Crash.init)
             crashNote = result.crashNote
+            abiChecks = result.abiFindings.isEmpty ? nil : result.abiFindings
         }
     }
 

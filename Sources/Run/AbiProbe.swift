@@ -1,6 +1,8 @@
 import Build
+import Glibc
 import Processes
 import Support
+import Synchronization
 
 /// The ABI checks of a run that failed (`AbiCheck`): the same run repeated under gdb, as the
 /// crash report repeats a crash, with a breakpoint at each entry of a global function of the
@@ -10,16 +12,22 @@ import Support
 package struct AbiProbe: Sendable {
     let crashProbe: CrashProbe
     let objdump: String
+    /// The sites of each build read so far: objdump runs once a build, not once a case or a retry.
+    private let known = SiteCache()
 
     package init(crashProbe: CrashProbe, toolchain: Toolchain) throws(ToolError) {
         self.crashProbe = crashProbe
         objdump = try toolchain.objdump(purpose: "needed to find the calls and returns the ABI checks stop at")
     }
 
-    /// The probe, or `nil` without gdb or objdump (the checks are then silent).
-    package static func make(launcher: any ProcessLaunching, toolchain: Toolchain) -> AbiProbe? {
-        guard let crashProbe = try? CrashProbe(launcher: launcher, toolchain: toolchain) else { return nil }
-        return try? AbiProbe(crashProbe: crashProbe, toolchain: toolchain)
+    /// The probe, or the tool that is missing (gdb or objdump): the checks cannot run without it.
+    package static func make(crashProbe: Result<CrashProbe, ToolError>, toolchain: Toolchain) -> Result<AbiProbe, ToolError> {
+        Result { () throws(ToolError) in try AbiProbe(crashProbe: crashProbe.get(), toolchain: toolchain) }
+    }
+
+    /// The one note for a run whose checks could not run: the missing tool and how to install it.
+    package static func missingNote(_ missing: ToolError) -> String {
+        "no ABI checks: \(missing.tool) not found; \(missing.fix ?? "install it") (`make deps` in asmrun's source tree installs it too)"
     }
 
     /// The assembly sources among a program's files (not its C, objects or archives).
@@ -31,10 +39,9 @@ package struct AbiProbe: Sendable {
     /// gdb's script in `folder`; none when the program has no site or gdb cannot follow it.
     package func check(_ run: CrashProbe.Run, in folder: String, workingDirectory: String?, options: LaunchOptions) -> [String] {
         let sources = Self.assembly(run.sources)
-        guard !sources.isEmpty, let text = disassembly(run.program.symbolFile) else { return [] }
-        var check = AbiCheck(sites: AbiSites(objdump: text, sources: sources).sites, thirtyTwoBit: run.format == .elf32)
+        guard !sources.isEmpty, let sites = sites(of: run.program, sources: sources), !sites.isEmpty else { return [] }
+        var check = AbiCheck(sites: sites, thirtyTwoBit: run.format == .elf32)
         check.marker = "@@abi-" + String(UInt64.random(in: 1...UInt64.max), radix: 16)
-        guard !check.sites.isEmpty else { return [] }
         let script = folder + "/.asmrun-abi.gdb"
         // Under qemu the program waits at its entry point, where `continue` would not stop.
         var entry: UInt64?
@@ -50,6 +57,23 @@ package struct AbiProbe: Sendable {
         return transcript.map { check.findings(check.stops(in: $0)) } ?? []
     }
 
+    /// The sites of `program`, read once for each build: by the identity of the executable that
+    /// runs (its path and status), which its debug build's addresses match.
+    private func sites(of program: CrashProbe.Program, sources: [String]) -> [AbiSites.Site]? {
+        var status = stat()
+        guard stat(program.executable, &status) == 0 else { return read(program, sources: sources) }
+        let key =
+            [
+                program.executable,
+                "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_ctim.tv_sec):\(status.st_ctim.tv_nsec)",
+            ] + sources
+        return known.sites(for: key) { read(program, sources: sources) }
+    }
+
+    private func read(_ program: CrashProbe.Program, sources: [String]) -> [AbiSites.Site]? {
+        disassembly(program.symbolFile).map { AbiSites(objdump: $0, sources: sources).sites }
+    }
+
     /// `objdump -t -d -l` of the debug build, Intel syntax.
     private func disassembly(_ executable: String) -> String? {
         var options = LaunchOptions()
@@ -58,5 +82,30 @@ package struct AbiProbe: Sendable {
         let command = Command(objdump, ["-w", "-t", "-d", "-l", "-M", "intel", "--no-show-raw-insn", executable])
         guard let result = try? crashProbe.launcher.run(command, options: options), result.termination == .exited(0) else { return nil }
         return String(decoding: result.stdout, as: UTF8.self)
+    }
+}
+
+/// The sites read for each build of a run, shared by every copy of its `AbiProbe`; a build's
+/// cases running at once wait for the first to read them.
+private final class SiteCache: Sendable {
+    private final class Entry: Sendable {
+        let sites = Mutex<[AbiSites.Site]??>(nil)
+    }
+
+    private let entries = Mutex<[[String]: Entry]>([:])
+
+    func sites(for key: [String], read: () -> [AbiSites.Site]?) -> [AbiSites.Site]? {
+        let entry = entries.withLock { entries in
+            if let entry = entries[key] { return entry }
+            let entry = Entry()
+            entries[key] = entry
+            return entry
+        }
+        return entry.sites.withLock { sites in
+            if let known = sites { return known }
+            let read = read()
+            sites = .some(read)
+            return read
+        }
     }
 }

@@ -69,8 +69,11 @@ package struct CaseRunner: Sendable {
     let containment: Containment?
     /// What repeats a crashed case under the debugger, or why nothing can (no gdb installed).
     package let crashProbe: Result<CrashProbe, ToolError>?
-    /// What repeats a failed case under the debugger for the ABI checks (`nil`: `--no-checks`, or no gdb).
-    package var abiProbe: AbiProbe?
+    /// What repeats a failed case under the debugger for the ABI checks, or the tool missing for
+    /// them (`nil`: `--no-checks`).
+    package var abiProbe: Result<AbiProbe, ToolError>?
+    /// Told that a case was not checked for want of `abiProbe`'s tool (the run says so once).
+    package var abiUnavailable: (@Sendable (ToolError) -> Void)?
 
     package init(
         launcher: any ProcessLaunching, scratch: String, containment: Containment?, crashProbe: Result<CrashProbe, ToolError>? = nil

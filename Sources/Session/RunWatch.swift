@@ -17,19 +17,16 @@ package final class RunWatch: Sendable {
 
     /// `sources`: the files named, watched until a build tells what else the program reads.
     /// Throws when inotify is unavailable.
-    package init(children: ChildRegistry, sources: [String], ownsProcess: Bool) throws {
-        guard let watcher = FileWatcher() else {
-            throw UsageError(
-                "--watch cannot watch files: the system gives no inotify instance (\(ErrorNumber.name(of: errno) ?? "error \(errno)"))",
-                fix: "raise fs.inotify.max_user_instances, or run without --watch")
-        }
+    /// `abandon`: what a second Ctrl-C does (`Context.abandon`).
+    package init(children: ChildRegistry, sources: [String], abandon: (@Sendable () -> Void)?) throws {
+        let watcher = try FileWatcher.forWatchMode()
         let stopped = stopped
         self.watcher = watcher
         self.children = children
         monitor = InterruptMonitor(children: children) { count in
             stopped.set()
             watcher.wake()
-            if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
+            if count > 1 { abandon?() }
         }
         let named = sources.compactMap { Files.isDirectory($0) ? Files.realPath($0) : WatchSet.canonical($0) }
         // A folder program's folder is watched as its own before its first build succeeds.
@@ -59,11 +56,9 @@ package final class RunWatch: Sendable {
         let started =
             ended != nil
             && DetachedThread.start(stackSize: 256 << 10) { [watcher, children] in
-                while case .saved(let paths) = watcher.next(cancel: ended, relevant: current.isRelevant) {
-                    guard !current.affected(by: paths).programs.isEmpty else { continue }
+                if let paths = Self.nextSave(watcher, current, cancel: ended) {
                     saved.withLock { $0 = paths }
                     children.endAll()
-                    break
                 }
                 done.signal()
             }
@@ -81,25 +76,36 @@ package final class RunWatch: Sendable {
         return (result, paths)
     }
 
-    /// Waits for a save of something the program reads; `nil` when interrupted.
-    package func awaitSave() -> [String]? {
+    /// Watches the folders of what the program reads (those recorded last, from now on), tells
+    /// `waiting` how many are watched, and waits for a save of something the program reads;
+    /// `nil` when interrupted.
+    package func awaitSave(waiting: (_ folders: Int) -> Void) -> [String]? {
         let current = set.withLock { $0 }
         watchFolders(current)
+        waiting(watcher.watched.count)
         while !interrupted {
-            guard case .saved(let paths) = watcher.next(relevant: current.isRelevant) else { continue }
-            if !current.affected(by: paths).programs.isEmpty { return paths }
+            if let paths = Self.nextSave(watcher, current, cancel: nil) { return paths }
         }
         return nil
     }
 
-    /// How many folders are watched (those of the files recorded last are, from now on).
-    package var folders: Int {
-        watchFolders(set.withLock { $0 })
-        return watcher.watched.count
+    /// The next save that touches the program, or its own path when events were lost (anything
+    /// may have changed); `nil` when woken.
+    private static func nextSave(_ watcher: FileWatcher, _ current: WatchSet, cancel: Wakeup?) -> [String]? {
+        while true {
+            switch watcher.next(cancel: cancel, relevant: current.isRelevant) {
+            case .woken: return nil
+            case .overflowed: return current.programs.sorted()
+            case .saved(let paths): if touchesProgram(paths, current) { return paths }
+            }
+        }
     }
 
-    private func watchFolders(_ set: WatchSet) {
-        let watched = watcher.watched
-        for folder in set.folders.sorted() where !watched.contains(folder) { watcher.watch(folder: folder) }
+    /// Whether `paths` touch the program: its own files, not a new program beside it (one the
+    /// program writes would otherwise restart it without end).
+    static func touchesProgram(_ paths: [String], _ current: WatchSet) -> Bool {
+        !current.affected(by: paths).programs.isEmpty
     }
+
+    private func watchFolders(_ set: WatchSet) { watcher.watch(folders: set.folders.sorted()) }
 }

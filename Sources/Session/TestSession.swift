@@ -102,10 +102,10 @@ package struct TestSession: Sendable {
         // A Regex is not Sendable: with --filter the suite loads on this thread alone (`loaders`).
         nonisolated(unsafe) let filter = plan.filter.flatMap { try? Regex($0) }
         let stopped = Flag()
-        let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
+        let interrupts = InterruptMonitor(children: context.launcher.children) { [abandon = context.abandon] count in
             stopped.set()
             ahead.stopAccepting()
-            if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
+            if count > 1 { abandon?() }
         }
         // A watch mode learns what every program reads (a rerun's untouched ones too).
         let selected: (([TestProgram]) -> Void)? =
@@ -154,16 +154,20 @@ package struct TestSession: Sendable {
         let crashProbe = CrashProbe.make(launcher: context.launcher, toolchain: stages.toolchain)
         var caseRunner = CaseRunner(
             launcher: context.launcher, scratch: stages.scratch, containment: stages.containment, crashProbe: crashProbe)
-        if plan.checks, case .success(let probe) = crashProbe {
-            caseRunner.abiProbe = try? AbiProbe(crashProbe: probe, toolchain: stages.toolchain)
+        if plan.checks {
+            caseRunner.abiProbe = AbiProbe.make(crashProbe: crashProbe, toolchain: stages.toolchain)
+            let told = Flag()
+            caseRunner.abiUnavailable = { missing in
+                if told.raiseFirst() { observe(.remark("note: " + AbiProbe.missingNote(missing))) }
+            }
         }
         let runner = SuiteRunner(
             programs: suite.programs, runners: runners, configuration: plan.configuration, toolchain: stages.toolchain,
             store: stages.store, caseRunner: caseRunner, builtAhead: stages.ahead, emit: { observe(.caseFinished($0)) },
             progress: { observe(.casesRan($0)) }, note: { observe(.remark($0)) })
-        let interrupts = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
+        let interrupts = InterruptMonitor(children: context.launcher.children) { [abandon = context.abandon] count in
             runner.interrupt()
-            if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
+            if count > 1 { abandon?() }
         }
         // From here this monitor listens: an interrupt that came while the runners were resolved
         // (builds ahead still running, their tools ended) is the run's.

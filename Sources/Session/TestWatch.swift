@@ -19,6 +19,9 @@ package struct TestWatch: Sendable {
         case failed(any Error)
         /// Waiting for a save in this many folders.
         case waiting(folders: Int)
+        /// The kernel lost events (its queue overflowed): every program runs again, as the
+        /// `starting` that follows says.
+        case overflowed
     }
 
     package let plan: TestPlan
@@ -35,22 +38,20 @@ package struct TestWatch: Sendable {
     /// inotify is unavailable. A later run that cannot start is told as `failed`, and the watch
     /// waits for the save that mends it.
     package func run(observe: @escaping @Sendable (Event) -> Void) throws {
-        guard let watcher = FileWatcher() else {
-            throw UsageError(
-                "--watch cannot watch files: the system gives no inotify instance (\(ErrorNumber.name(of: errno) ?? "error \(errno)"))",
-                fix: "raise fs.inotify.max_user_instances, or run without --watch")
-        }
+        let watcher = try FileWatcher.forWatchMode()
         let interrupted = Flag()
-        let monitor = InterruptMonitor(children: context.launcher.children) { [ownsProcess = context.ownsProcess] count in
+        let monitor = InterruptMonitor(children: context.launcher.children) { [abandon = context.abandon] count in
             interrupted.set()
             watcher.wake()
-            if count > 1 && ownsProcess { _exit(ExitCode.interrupted) }
+            if count > 1 { abandon?() }
         }
         defer { _ = monitor.stop() }
-        let roots = (plan.paths.isEmpty ? ["asm"] : plan.paths).flatMap { WatchSet.folders(below: $0) }
+        // The command line names at least one path (`asm` by default).
+        var roots = plan.paths.flatMap { WatchSet.folders(below: $0) }
         var set = WatchSet(folders: roots)
         var current = plan
         var changed: [String] = []
+        var first = true
         while !interrupted.isSet {
             observe(.starting(changed: changed, programs: current.rerun?.programs.count ?? set.programs.count))
             do {
@@ -59,22 +60,34 @@ package struct TestWatch: Sendable {
                 guard let outcome, !outcome.interrupted else { return }
                 set = WatchSet(programs: outcome.watched, folders: roots)
             } catch {
-                if changed.isEmpty { throw error }
+                if first { throw error }
                 observe(.failed(error))
             }
+            first = false
             guard let next = awaitSave(watcher, set, interrupted, observe) else { return }
             (changed, current.rerun) = (next.changed, next.rerun)
+            // Folders made while events were lost are found again.
+            if next.rerun == nil { roots = plan.paths.flatMap { WatchSet.folders(below: $0) } }
         }
     }
 
-    /// Waits for a save that touches a program; `nil` when interrupted.
+    /// Waits for a save that touches a program (`rerun` nil: the events were lost, all run
+    /// again); `nil` when interrupted.
     private func awaitSave(
         _ watcher: FileWatcher, _ set: WatchSet, _ interrupted: Flag, _ observe: @Sendable (Event) -> Void
-    ) -> (changed: [String], rerun: TestPlan.Rerun)? {
-        for folder in set.folders.sorted() where !watcher.watched.contains(folder) { watcher.watch(folder: folder) }
+    ) -> (changed: [String], rerun: TestPlan.Rerun?)? {
+        watcher.watch(folders: set.folders.sorted())
         observe(.waiting(folders: watcher.watched.count))
         while !interrupted.isSet {
-            guard case .saved(let paths) = watcher.next(relevant: set.isRelevant) else { continue }
+            let paths: [String]
+            switch watcher.next(relevant: set.isRelevant) {
+            case .woken: continue
+            case .overflowed:
+                // Anything may have changed: the whole plan runs again (`rerun` nil).
+                observe(.overflowed)
+                return ([], nil)
+            case .saved(let saved): paths = saved
+            }
             let affected = set.affected(by: paths)
             if affected.isEmpty { continue }
             // New folders are watched at once: a program saved into one right away is seen.

@@ -65,12 +65,11 @@ struct CaseExecutor: Sendable {
         verdict.buildRemarks = configuration.checks ? artifact.remarks : EmulationWarning.removing(from: artifact.remarks)
         let stream = verdict.status == .timeout ? "status" : verdict.diffs.first?.stream
         verdict.location = test.location(of: testCase, stream: stream, runner: runner.name)
-        if case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal),
-            !verdict.isSuccess || configuration.explainsExpectedCrashes
-        {
-            explainCrash(input, program: program, artifact: artifact, runner: runner, limits: limits, into: &verdict)
-        }
-        checkAbi(input, program: program, artifact: artifact, runner: runner, limits: limits, into: &verdict)
+        let crashed =
+            if case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal) {
+                !verdict.isSuccess || configuration.explainsExpectedCrashes
+            } else { false }
+        explain(input, program: program, artifact: artifact, runner: runner, limits: limits, crashed: crashed, into: &verdict)
         return verdict
     }
 
@@ -89,50 +88,45 @@ struct CaseExecutor: Sendable {
             + "raise it with --scratch-limit"
     }
 
-    /// The ABI checks of a failed case (of every case with `--checks always`, where a finding
-    /// fails a passing case; a timeout or an error keeps its verdict), run again under the debugger.
-    private func checkAbi(
-        _ input: CaseInput, program: Program, artifact: Artifact, runner: Runner, limits: CaseLimits, into verdict: inout RunnerResult
+    /// The crash report of a case that `crashed`, and the ABI checks of a failed case (of every
+    /// case with `--checks always`, where a finding fails a passing case; a timeout or an error
+    /// keeps its verdict): both run again under the debugger, with one debug build between them.
+    private func explain(
+        _ input: CaseInput, program: Program, artifact: Artifact, runner: Runner, limits: CaseLimits, crashed: Bool,
+        into verdict: inout RunnerResult
     ) {
-        let failed = verdict.status == .fail || verdict.status == .error
-        guard self.runner.abiProbe != nil, verdict.observation != nil, failed || configuration.checksAlways else { return }
-        verdict.abiFindings = abiFindings(input, program: program, artifact: artifact, runner: runner, limits: limits)
-        if verdict.status == .pass, !verdict.abiFindings.isEmpty {
-            verdict.status = .fail
-            verdict.recordsChange = false
-            verdict.message = "the ABI checks (--checks always) found \(verdict.abiFindings.count == 1 ? "a problem" : "problems")"
+        var crashProbe: CrashProbe?
+        if crashed, let probe = self.runner.crashProbe {
+            switch probe {
+            case .success(let probe): crashProbe = probe
+            case .failure(let missing): verdict.crashNote = "no crash report: \(missing.message)"
+            }
         }
-    }
-
-    private func abiFindings(_ input: CaseInput, program: Program, artifact: Artifact, runner: Runner, limits: CaseLimits) -> [String] {
+        let failed = verdict.status == .fail || verdict.status == .error
+        let checks = verdict.observation != nil && (failed || configuration.checksAlways)
+        let abiProbe = checks ? self.runner.abiProbe(for: runner) : nil
+        guard crashProbe != nil || abiProbe != nil else { return }
         let symbols = debugBuild(program, artifact)
         defer { symbols?.release() }
         let built = CrashProbe.Program(
             executable: artifact.executable, format: artifact.format, sources: program.filesAndIncludes, warnings: artifact.remarks,
             symbols: symbols?.executable)
-        return self.runner.checkAbi(input, of: built, stem: program.name, argv0: program.argv0, runner: runner, limits: limits)
-    }
-
-    /// The crash report for a case that died by a signal, or a line saying why there is none.
-    private func explainCrash(
-        _ input: CaseInput, program: Program, artifact: Artifact, runner: Runner, limits: CaseLimits, into verdict: inout RunnerResult
-    ) {
-        switch self.runner.crashProbe {
-        case nil: return
-        case .failure(let missing): verdict.crashNote = "no crash report: \(missing.message)"
-        case .success(let probe):
-            let symbols = debugBuild(program, artifact)
-            defer { symbols?.release() }
-            let built = CrashProbe.Program(
-                executable: artifact.executable, format: artifact.format, sources: program.filesAndIncludes, warnings: artifact.remarks,
-                symbols: symbols?.executable)
+        if let crashProbe {
             let report = try? self.runner.explainCrash(
-                input, of: built, probe: probe, stem: program.name, argv0: program.argv0, runner: runner, limits: limits)
+                input, of: built, probe: crashProbe, stem: program.name, argv0: program.argv0, runner: runner, limits: limits)
             if let report {
                 verdict.crash = report
             } else {
                 verdict.crashNote = "no crash report: the crash did not repeat under the debugger"
             }
+        }
+        guard let abiProbe else { return }
+        verdict.abiFindings = self.runner.checkAbi(
+            input, of: built, probe: abiProbe, stem: program.name, argv0: program.argv0, runner: runner, limits: limits)
+        if verdict.status == .pass, !verdict.abiFindings.isEmpty {
+            verdict.status = .fail
+            verdict.recordsChange = false
+            verdict.message = "the ABI checks (--checks always) found \(verdict.abiFindings.count == 1 ? "a problem" : "problems")"
         }
     }
 }

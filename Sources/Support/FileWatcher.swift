@@ -12,8 +12,19 @@ package final class FileWatcher: Sendable {
         /// These paths (`folder/name`, the folder as watched) were written, created, renamed
         /// into place or removed; each once, in the order first seen.
         case saved([String])
+        /// The kernel's queue of events overflowed (`IN_Q_OVERFLOW`): events were lost, so
+        /// anything watched may have changed.
+        case overflowed
         /// `wake` was called.
         case woken
+    }
+
+    /// What one read of the queue holds (`events(in:folders:)`).
+    struct Events: Equatable {
+        var paths: [String] = []
+        /// Watch descriptors whose folder was removed or replaced, no longer watched.
+        var gone: [Int32] = []
+        var overflowed = false
     }
 
     private let inotify: Int32
@@ -49,6 +60,12 @@ package final class FileWatcher: Sendable {
     /// The folders watched.
     package var watched: Set<String> { folders.withLock { Set($0.values) } }
 
+    /// Watches each of `folders` not watched yet.
+    package func watch(folders wanted: some Sequence<String>) {
+        let known = watched
+        for folder in wanted where !known.contains(folder) { watch(folder: folder) }
+    }
+
     /// Ends the wait in progress, and every later one, with `.woken`; safe from any thread (an
     /// interrupt's).
     package func wake() { woken.signal() }
@@ -59,11 +76,12 @@ package final class FileWatcher: Sendable {
     package func next(quiet: Double = 0.1, longest: Double = 2, cancel: Wakeup? = nil, relevant: (String) -> Bool) -> Change {
         var changed: [String] = []
         var firstSeen: Double?
+        var overflowed = false
         while true {
             var timeout: Int32 = -1
             if let firstSeen {
                 let left = min(quiet, firstSeen + longest - monotonicSeconds())
-                if left <= 0 { return .saved(changed) }
+                if left <= 0 { return overflowed ? .overflowed : .saved(changed) }
                 timeout = Int32(left * 1000) + 1
             }
             var entries = [inotify, woken.descriptor, cancel?.descriptor ?? -1].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
@@ -71,41 +89,60 @@ package final class FileWatcher: Sendable {
             if ready < 0 && errno == EINTR { continue }
             if ready < 0 { return .woken }  // not a wait that can go on: end it rather than spin
             if entries[1].revents != 0 || entries[2].revents != 0 { return .woken }
-            if ready == 0 { return .saved(changed) }  // quiet since the last event
-            for path in drain() where relevant(path) && !changed.contains(path) {
+            if ready == 0 { return overflowed ? .overflowed : .saved(changed) }  // quiet since the last event
+            let events = drain()
+            if events.overflowed {
+                overflowed = true
+                if firstSeen == nil { firstSeen = monotonicSeconds() }
+            }
+            for path in events.paths where relevant(path) && !changed.contains(path) {
                 changed.append(path)
                 if firstSeen == nil { firstSeen = monotonicSeconds() }
             }
         }
     }
 
-    /// Every event queued, as paths.
-    private func drain() -> [String] {
-        var paths: [String] = []
+    /// Every event queued.
+    private func drain() -> Events {
+        var all = Events()
         let size = 64 << 10
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
         defer { buffer.deallocate() }
         while true {
             let got = Glibc.read(inotify, buffer, size)
             if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { return paths }
-            var offset = 0
-            let known = folders.withLock { $0 }
-            while offset + MemoryLayout<inotify_event>.size <= got {
-                let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
-                let nameStart = buffer.advanced(by: offset + MemoryLayout<inotify_event>.size)
-                let name = Int(event.len) > 0 ? String(cString: nameStart.assumingMemoryBound(to: CChar.self)) : ""
-                if let folder = known[event.wd], !name.isEmpty {
-                    paths.append(folder == "/" ? "/" + name : folder + "/" + name)
-                } else if event.mask & UInt32(IN_IGNORED) != 0, let folder = known[event.wd] {
-                    // The folder was removed or replaced (`rm -r`, `git checkout`): no longer
-                    // watched, so a later watch of its path adds it again; itself a change.
-                    _ = folders.withLock { $0.removeValue(forKey: event.wd) }
-                    paths.append(folder)
-                }
-                offset += MemoryLayout<inotify_event>.size + Int(event.len)
-            }
+            guard got > 0 else { return all }
+            let events = Self.events(in: UnsafeRawBufferPointer(start: buffer, count: got), folders: folders.withLock { $0 })
+            // The folder was removed or replaced (`rm -r`, `git checkout`): no longer watched,
+            // so a later watch of its path adds it again.
+            folders.withLock { folders in for descriptor in events.gone { folders.removeValue(forKey: descriptor) } }
+            all.paths += events.paths
+            all.gone += events.gone
+            all.overflowed = all.overflowed || events.overflowed
         }
+    }
+
+    /// The events of one read, as paths (`folder/name`, the folder as `folders` names it); a
+    /// folder removed or replaced is itself a change.
+    static func events(in bytes: UnsafeRawBufferPointer, folders: [Int32: String]) -> Events {
+        var events = Events()
+        var offset = 0
+        let header = MemoryLayout<inotify_event>.size
+        while offset + header <= bytes.count {
+            let event = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+            let length = min(Int(event.len), bytes.count - offset - header)
+            let name = String(decoding: bytes[(offset + header)..<(offset + header + length)].prefix { $0 != 0 }, as: UTF8.self)
+            if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                events.overflowed = true
+            } else if let folder = folders[event.wd], !name.isEmpty {
+                events.paths.append(folder == "/" ? "/" + name : folder + "/" + name)
+            } else if event.mask & UInt32(IN_IGNORED) != 0, let folder = folders[event.wd] {
+                events.gone.append(event.wd)
+                events.paths.append(folder)
+            }
+            offset += header + Int(event.len)
+        }
+        return events
     }
 }
 

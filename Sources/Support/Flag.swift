@@ -10,6 +10,9 @@ package final class Flag: Sendable {
     /// Raises it; it stays raised.
     package func set() { raised.store(true, ordering: .releasing) }
 
+    /// Raises it; true for the one call that raised it (what is done once, whoever comes first).
+    package func raiseFirst() -> Bool { !raised.exchange(true, ordering: .acquiringAndReleasing) }
+
     /// Whether it was raised.
     package var isSet: Bool { raised.load(ordering: .acquiring) }
 }

@@ -104,4 +104,22 @@ struct AbiCheckRulesTests {
         #expect(sites.last?.kind == .ret && sites.last?.address == 0x401143, "the label without lines is not the program's")
         #expect(sites.last?.name == "main")
     }
+
+    /// A source in a folder whose name holds spaces, and objdump's `(discriminator N)` after a line.
+    @Test func aSourcePathWithSpacesNamesItsLines() {
+        let text = """
+            0000000000401130 g       .text\t0000000000000000              main
+            0000000000401130 <main>:
+            /home/ann/my labs/f.asm:8
+              401130:\tpush   rbp
+            /home/ann/my labs/f.asm:9 (discriminator 2)
+              401131:\tret
+            """
+        let sites = AbiSites(objdump: text, sources: ["my labs/f.asm"]).sites
+        #expect(
+            sites == [
+                Site(address: 0x401130, kind: .entry, location: FileLocation("my labs/f.asm", line: 8), name: "main"),
+                Site(address: 0x401131, kind: .ret, location: FileLocation("my labs/f.asm", line: 9), name: "main"),
+            ])
+    }
 }

@@ -78,4 +78,35 @@ struct FileWatcherTests {
         #expect(watcher.next { _ in true } == .woken)
         #expect(!watcher.watch(folder: real + "/missing"))
     }
+
+    /// `IN_Q_OVERFLOW` (watch descriptor -1, no name) read from the queue: events were lost.
+    @Test func anOverflowEventIsRead() {
+        func event(_ descriptor: Int32, _ mask: Int32, _ name: String) -> [UInt8] {
+            let padded = name.isEmpty ? [] : Array(name.utf8) + [UInt8](repeating: 0, count: 16 - name.utf8.count)
+            var header = inotify_event()
+            (header.wd, header.mask, header.len) = (descriptor, UInt32(mask), UInt32(padded.count))
+            return withUnsafeBytes(of: &header) { Array($0) } + padded
+        }
+        let bytes = event(1, IN_CLOSE_WRITE, "a.asm") + event(-1, IN_Q_OVERFLOW, "") + event(1, IN_CREATE, "b.inc")
+        let events = bytes.withUnsafeBytes { FileWatcher.events(in: $0, folders: [1: "/w"]) }
+        #expect(events.paths == ["/w/a.asm", "/w/b.inc"] && events.overflowed && events.gone.isEmpty)
+        let calm = event(1, IN_CLOSE_WRITE, "a.asm").withUnsafeBytes { FileWatcher.events(in: $0, folders: [1: "/w"]) }
+        #expect(!calm.overflowed)
+    }
+
+    /// More events than the kernel queues (`fs.inotify.max_queued_events`) before the watcher
+    /// reads: the wait ends with `overflowed`, whatever is relevant.
+    @Test func aQueueThatOverflowedEndsTheWaitAsOverflowed() throws {
+        let limit = try #require(
+            Int(try String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8).trimmingWhitespace()))
+        try #require(limit <= 1 << 18, "max_queued_events is \(limit): too many files to make")
+        let (made, real, watcher) = try folder()
+        defer { made.remove() }
+        // Each file: IN_CREATE and IN_CLOSE_WRITE.
+        for index in 0...(limit / 2) {
+            let fd = open(real + "/f\(index)", O_WRONLY | O_CREAT, 0o644)
+            close(fd)
+        }
+        #expect(watcher.next(cancel: try deadline()) { _ in false } == .overflowed)
+    }
 }

@@ -22,13 +22,13 @@ struct NoDebuggerTests {
 
     static let ways = Fixture.nativeHost ? Way.allCases : [.qemu, .arm]
 
-    /// A folder of links to everything on PATH but the debuggers, first occurrence winning.
-    private static func pathWithoutDebuggers() throws -> String {
+    /// A folder of links to everything on PATH but `left` (the debuggers), first occurrence winning.
+    static func path(without left: Set<String> = ["gdb", "gdb-multiarch"]) throws -> String {
         let bin = try Fixture.temporaryDirectory()
         let path = Fixture.environment["PATH"] ?? "/usr/bin:/bin"
         for folder in path.split(separator: ":").map(String.init) {
             guard let entries = try? Files.list(folder) else { continue }
-            for name in entries where !["gdb", "gdb-multiarch"].contains(name) {
+            for name in entries where !left.contains(name) {
                 _ = symlink(folder + "/" + name, bin + "/" + name)
             }
         }
@@ -36,7 +36,7 @@ struct NoDebuggerTests {
     }
 
     @Test(arguments: ways) func aCrashWithoutGdbSaysWhatToInstall(way: Way) throws {
-        let bin = try Self.pathWithoutDebuggers()
+        let bin = try Self.path()
         defer { Files.removeTree(bin) }
         #expect(access(bin + "/gdb", F_OK) != 0 && access(bin + "/nasm", X_OK) == 0)
         let result = try Fixture.asmrun(

@@ -135,4 +135,36 @@ struct WatchTests {
         let graded = try Fixture.asmrun(["test", "--watch", "--untrusted", directory])
         #expect(graded.status == .exited(2) && graded.stderr.contains("--watch does not grade"), "\(graded)")
     }
+
+    /// A folder program whose first build fails (it calls a function no file defines yet): its
+    /// folder is watched all the same, so the new file that defines the function builds and runs it.
+    @Test func aFolderProgramsFolderIsWatchedBeforeItsFirstBuild() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        try Fixture.write(
+            "global _start\nextern helper\n_start:\n    call helper\n    mov eax, 60\n    xor edi, edi\n    syscall\n",
+            to: directory + "/prog/prog.asm")
+        let child = try WatchedChild(["--watch", "prog"], in: directory)
+        #expect(child.readWaiting(1) && child.output.contains("helper"), "the link fails: \(child.output)")
+        let mark = child.output.endIndex
+        try Fixture.write(
+            """
+            global helper
+            helper:
+                mov eax, 1
+                mov edi, 1
+                lea rsi, [rel msg]
+                mov edx, 6
+                syscall
+                ret
+            section .data
+            msg: db "built", 10
+
+            """, to: directory + "/prog/helper.asm")
+        #expect(child.readWaiting(1, from: mark), "\(child.output)")
+        #expect(
+            child.output[mark...].contains("helper.asm saved") && child.output[mark...].contains("built\nasmrun: status 0;"),
+            "\(child.output)")
+        #expect(child.interrupt() == 130, "\(child.output)")
+    }
 }

@@ -20,6 +20,8 @@ struct FlakyReportTests {
         return result
     }
 
+    private static let finding = "a.asm:7: ABI check: rsp is not a multiple of 16 at `call printf`"
+
     private static var flaky: RunnerResult {
         var result = UnitFixture.result("native", .flaky, message: "passed only on attempt 2; attempt 1: stdout differs")
         result.failedAttempts = [firstFailure]
@@ -31,6 +33,7 @@ struct FlakyReportTests {
         var result = UnitFixture.result("native", .fail, message: "stdout differs")
         var timeout = UnitFixture.result("native", .timeout, message: "ran past 10 s")
         timeout.diffs = [("status", "timed out\n")]
+        timeout.abiFindings = [Self.finding]
         result.failedAttempts = [timeout, firstFailure]
         return result
     }
@@ -78,6 +81,8 @@ struct FlakyReportTests {
         let first = try #require((results[0]["failed_attempts"] as? [[String: Any]])?.first)
         #expect(first["status"] as? String == "fail" && first["stdout"] as? String == "got 1\n")
         #expect((first["diffs"] as? [String: String])?["stdout"] == "-expected\n+got 1\n")
+        let retried = try #require(results[1]["failed_attempts"] as? [[String: Any]])
+        #expect(retried.map { $0["abi_checks"] as? [String] } == [[Self.finding], nil], "each attempt's own findings")
     }
 
     @Test func reportMergeCarriesFlakyThrough() throws {
@@ -89,6 +94,7 @@ struct FlakyReportTests {
         #expect(results.map(\.status) == [.flaky, .fail, .pass])
         #expect(results[0].failedAttempts.map(\.message) == ["stdout differs"] && results[0].failedAttempts[0].diffs.count == 1)
         #expect(results[1].attempts == 3)
+        #expect(results[1].failedAttempts.map(\.abiFindings) == [[Self.finding], []])
         #expect(merged.json.contains("\"status\" : \"flaky\"") || merged.json.contains("\"status\":\"flaky\""))
         #expect(merged.printed[0].quiet == false, "a flaky case is printed, as a failure is")
     }

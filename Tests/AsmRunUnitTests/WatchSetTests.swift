@@ -36,6 +36,15 @@ struct WatchSetTests {
         #expect(set.affected(by: ["/w/d/leap/driver.c"]) == .init(programs: ["d/leap"]))
     }
 
+    /// Run mode: only the program's own files restart it, not a new program beside it (a
+    /// program that writes one would otherwise restart without end).
+    @Test func runModeRestartsForItsOwnFilesOnly() {
+        let single = WatchSet(programs: [.init(path: "d/wait.asm", inputs: ["/w/d/wait.asm", "/w/d/text.inc"])])
+        #expect(!RunWatch.touchesProgram(["/w/d/beside.asm"], single))
+        #expect(!RunWatch.touchesProgram(["/w/d/notes.md", "/w/d/new.c"], single))
+        #expect(RunWatch.touchesProgram(["/w/d/beside.asm", "/w/d/text.inc"], single))
+    }
+
     @Test func aNewSourceOrMarkdownFileMayBeANewProgram() {
         for path in ["/w/d/new.asm", "/w/d/empty/new.nasm", "/w/d/Shout.NASM", "/w/d/guide.md", "/w/d/main.c"] {
             #expect(set.isRelevant(path), "\(path)")

@@ -1,0 +1,74 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import Support
+
+/// `asmrun --watch` on a pseudo-terminal: a program that turned echo off and waits is ended by
+/// a second interrupt that comes while the first still stops the watch, and the terminal is
+/// put back all the same (`ExitStatus.abandon`). Natively and as on an ARM host.
+@Suite(.tags(.integration), .needsTools, .serialized)
+struct WatchTerminalTests {
+    /// Turns echo off on its terminal (TCGETS, ECHO cleared, TCSETS), says so and waits forever.
+    static let echoOff = """
+        global _start
+        _start:
+            mov eax, 16
+            xor edi, edi
+            mov esi, 0x5401
+            lea rdx, [rel settings]
+            syscall
+            and dword [rel settings + 12], ~8
+            mov eax, 16
+            xor edi, edi
+            mov esi, 0x5402
+            lea rdx, [rel settings]
+            syscall
+            mov eax, 1
+            mov edi, 1
+            lea rsi, [rel ready]
+            mov edx, 6
+            syscall
+        again:
+            mov eax, 34
+            syscall
+            jmp again
+        section .data
+        ready: db "ready", 10
+        section .bss
+        settings: resb 64
+
+        """
+
+    static func echoes(_ descriptor: Int32) -> Bool {
+        var settings = termios()
+        tcgetattr(descriptor, &settings)
+        return settings.c_lflag & tcflag_t(ECHO) != 0
+    }
+
+    @Test(arguments: [false, true]) func aSecondInterruptLeavesTheTerminalRestored(arm: Bool) throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        try Fixture.write(Self.echoOff, to: directory + "/quiet.asm")
+        let terminal = try PseudoTerminal()
+        defer { terminal.close() }
+        #expect(Self.echoes(terminal.slave))
+        let process = try terminal.start(
+            [Fixture.binary, "--watch", "quiet.asm"], in: directory,
+            environment: ["PATH": Fixture.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory, "NO_COLOR": "1"].merging(
+                arm ? ["ASMRUN_HOST_ARCH": "aarch64"] : [:]
+            ) { $1 })
+        _ = try terminal.read(until: "ready", then: "\n")
+        #expect(!Self.echoes(terminal.slave), "the program turned echo off")
+        // Two interrupts at once (Ctrl-C and SIGTERM, which count alike; two SIGINTs would be
+        // one while pending): the second comes while the first still stops the watch.
+        let asmrun = tcgetpgrp(terminal.master)  // asmrun leads the terminal's session
+        kill(asmrun, SIGSTOP)
+        kill(asmrun, SIGINT)
+        kill(asmrun, SIGTERM)
+        kill(asmrun, SIGCONT)
+        try terminal.waitForExit(process)
+        #expect(process.terminationStatus == 130)
+        #expect(Self.echoes(terminal.slave), "the terminal is put back")
+    }
+}
