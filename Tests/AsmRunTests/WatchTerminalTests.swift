@@ -10,35 +10,21 @@ import Testing
 @Suite(.tags(.integration), .needsTools, .serialized)
 struct WatchTerminalTests {
     /// Turns echo off on its terminal (TCGETS, ECHO cleared, TCSETS), says so and waits forever.
-    static let echoOff = """
-        global _start
-        _start:
-            mov eax, 16
-            xor edi, edi
-            mov esi, 0x5401
-            lea rdx, [rel settings]
-            syscall
-            and dword [rel settings + 12], ~8
-            mov eax, 16
-            xor edi, edi
-            mov esi, 0x5402
-            lea rdx, [rel settings]
-            syscall
-            mov eax, 1
-            mov edi, 1
-            lea rsi, [rel ready]
-            mov edx, 6
-            syscall
-        again:
-            mov eax, 34
-            syscall
-            jmp again
-        section .data
-        ready: db "ready", 10
-        section .bss
-        settings: resb 64
-
-        """
+    static let echoOff = WatchTests.waiting(
+        "msg: db \"ready\", 10\nmsglen: equ $ - msg\nsection .bss\nsettings: resb 64",
+        first: """
+                mov eax, 16
+                xor edi, edi
+                mov esi, 0x5401
+                lea rdx, [rel settings]
+                syscall
+                and dword [rel settings + 12], ~8
+                mov eax, 16
+                xor edi, edi
+                mov esi, 0x5402
+                lea rdx, [rel settings]
+                syscall
+            """)
 
     static func echoes(_ descriptor: Int32) -> Bool {
         var settings = termios()

@@ -67,12 +67,13 @@ struct WatchTests {
         #expect(child.interrupt() == 130, "\(child.output)")
     }
 
-    /// A program that prints its message and then waits for a signal (`pause`) forever: only a
-    /// save can end it.
-    private static func waiting(_ data: String) -> String {
+    /// A program that does `first`, prints its message (`msg`, `msglen` in `data`) and then waits
+    /// for a signal (`pause`) forever: only a save or a kill can end it.
+    static func waiting(_ data: String, first: String = "") -> String {
         """
         global _start
         _start:
+        \(first)
             mov eax, 1
             mov edi, 1
             lea rsi, [rel msg]
