@@ -143,11 +143,23 @@ static int rebuild(const struct skeleton *s, const char *cover) {
     return 0;
 }
 
+/* The folders at the top of the tree that name no one (the Filesystem Hierarchy Standard's, and
+   Gradescope's /autograder): the only ones the template gains, since every view sees them. */
+static int is_system_name(const char *name) {
+    static const char *const names[] = {"autograder", "home", "media", "mnt", "opt", "root", "run", "srv", "tmp", "var"};
+    for (size_t index = 0; index < sizeof names / sizeof names[0]; index++) {
+        if (strcmp(name, names[index]) == 0) return 1;
+    }
+    return 0;
+}
+
 /* The deepest folder on the way to `folder` that the template holds (`cover`), on its root
    tmpfs. Where that is the root itself, the folder's first component is made there, empty (in
    the template, so later views see that name: /tmp, /home) and covered. ENOTSUP where the
-   folder is itself at the top, the template holds the folder (the way to the working
-   directory goes through it), or the way leaves the root tmpfs (a folder in /dev, a link). */
+   folder is itself at the top, its first component is no system name (`/alice-hw/lab1`: the
+   name would be every later view's to see), the template holds the folder (the way to the
+   working directory goes through it), or the way leaves the root tmpfs (a folder in /dev, a
+   link). */
 static int find_cover(const char *folder, char *cover, size_t *covered) {
     size_t length = strlen(folder);
     if (folder[0] != '/' || length < 2 || folder[length - 1] == '/') return ENOTSUP;
@@ -172,6 +184,7 @@ static int find_cover(const char *folder, char *cover, size_t *covered) {
         *covered = (size_t)(slash - folder);
         memcpy(cover, folder, *covered);
         cover[*covered] = 0;
+        if (!is_system_name(cover + 1)) return ENOTSUP;
         int code = asmrun_set_read_only("/", 0, 0);
         if (code == 0 && mkdir(cover, 0755) != 0 && errno != EEXIST) code = errno;
         int sealed = asmrun_set_read_only("/", 1, 0);

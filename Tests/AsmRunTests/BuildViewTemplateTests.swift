@@ -114,4 +114,24 @@ struct BuildViewTemplateTests {
             if case .failure(let problem) = BuildView.make(folder: folder, from: template) { #expect(problem.code == ENOTSUP) }
         }
     }
+
+    /// A folder whose first component the template lacks gets that name made in the template,
+    /// where every later view sees it: only a system name may be (`/home`, `/tmp`); a folder
+    /// under `/alice-hw` (a name a teacher chose, maybe a student's) is refused with ENOTSUP and
+    /// made in full.
+    @Test(.enabled(if: geteuid() == 0, "root makes views on a thread; nobody's are attacked above"))
+    func aFolderUnderANameOfItsOwnIsNotAddedToTheTemplate() throws {
+        let base = try Fixture.visibleDirectory()
+        defer { Files.removeTree(base) }
+        let top = "/asmrun-view-test-\(getpid())"
+        mkdir(top, 0o755)
+        defer { Files.removeTree(top) }
+        mkdir(top + "/lab1", 0o755)
+        mkdir(base + "/scratch", 0o755)
+        let template = try BuildView.make(
+            readable: [], writable: [], scratch: base + "/scratch", workingDirectory: base, template: true
+        ).get()
+        let made = BuildView.make(folder: top + "/lab1", from: template)
+        if case .failure(let problem) = made { #expect(problem.code == ENOTSUP) } else { Issue.record("\(top)/lab1 was added") }
+    }
 }
