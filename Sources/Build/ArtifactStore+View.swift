@@ -37,21 +37,25 @@ extension ArtifactStore {
 
     /// A new view for `folder`: the first folder's made in full, later ones from the template
     /// (made with the second: a run of one folder pays for one view), or in full where that
-    /// fails (a folder the template holds, a kernel without `open_tree`).
+    /// fails (a folder the template holds, a kernel without `open_tree`) unless the template is
+    /// required (`ASMRUN_VIEW_TEMPLATE=required`, for tests: a failure is the view's).
     private func makeView(of folder: String, toolchain: Toolchain, sharing other: BuildView?) -> Result<BuildView, BuildViewError> {
         let readable = Self.toolFolders(toolchain) + callerFlags.namedPaths
         let writable = root.map { [$0] } ?? []
         let workingDirectory = Files.currentDirectory
-        if usesTemplate, let other {
+        if templateUse != .off, let other {
             let template = template.withLock { template in
-                if template == nil {
-                    template = BuildView.make(
+                let made =
+                    template
+                    ?? BuildView.make(
                         readable: readable, writable: writable, scratch: scratch, workingDirectory: workingDirectory, sharing: other,
                         template: true)
-                }
-                return try? template?.get()
+                template = made
+                return made
             }
-            if let template, case .success(let view) = BuildView.make(folder: folder, from: template) { return .success(view) }
+            let made = template.flatMap { BuildView.make(folder: folder, from: $0) }
+            if case .success = made { return made }
+            if templateUse == .required { return made }
         }
         return BuildView.make(
             readable: [folder] + readable, writable: writable, scratch: scratch, workingDirectory: workingDirectory, sharing: other)

@@ -30,8 +30,10 @@ package final class ArtifactStore: Sendable {
     let views = Mutex<[String: Result<BuildView, BuildViewError>]>([:])
     /// The template of later folders' views (`makeView`), made with the second; `nil` before.
     let template = Mutex<Result<BuildView, BuildViewError>?>(nil)
-    /// `ASMRUN_VIEW_TEMPLATE=0` makes every view in full, as a kernel without `open_tree` does.
-    let usesTemplate: Bool
+    /// Whether later views come from the template: `ASMRUN_VIEW_TEMPLATE=0` makes every view in
+    /// full, as a kernel without `open_tree` does; `=required` (tests) makes a failure the view's.
+    let templateUse: TemplateUse
+    enum TemplateUse { case off, preferred, required }
     /// The folder of this process's private copies of executables (cases must see it).
     package var scratch: String { scratchFolder.path }
     private let scratchFolder: TemporaryDirectory
@@ -58,7 +60,7 @@ package final class ArtifactStore: Sendable {
         self.callerFlags = callerFlags
         self.launcher = launcher
         self.bounds = bounds
-        usesTemplate = environment["ASMRUN_VIEW_TEMPLATE"] != "0"
+        templateUse = ["0": .off, "required": .required][environment["ASMRUN_VIEW_TEMPLATE"] ?? ""] ?? .preferred
         writer = EntryWriter(inline: writesAtOnce)
         let folder = try options.enabled ? options.root(environment: environment).flatMap(CacheFolder.open) : nil
         if let folder, !folder.created {

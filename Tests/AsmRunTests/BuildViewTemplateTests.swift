@@ -58,6 +58,9 @@ struct BuildViewTemplateTests {
         return stdout + stderr
     }
 
+    /// Views from the template or none: a failure to make one is not hidden by the fallback.
+    static let required = ["ASMRUN_VIEW_TEMPLATE": "required"]
+
     /// What the third folder's attacks must meet, whichever way its view was made.
     private static func expectContained(_ output: String, base: String) {
         #expect(!output.contains("seconds-own-work"), "the third folder's build read the second's: \(output)")
@@ -73,7 +76,7 @@ struct BuildViewTemplateTests {
     @Test func aViewFromTheTemplateHoldsItsOwnFolderAlone() throws {
         let base = try Self.layout()
         defer { Files.removeTree(base) }
-        Self.expectContained(try Self.grade(base, asNobody: false), base: base)
+        Self.expectContained(try Self.grade(base, asNobody: false, environment: Self.required), base: base)
     }
 
     /// Without root the template's views clone the folder in a copy of the host's mounts that
@@ -82,7 +85,7 @@ struct BuildViewTemplateTests {
     func nobodysViewFromTheTemplateHoldsItsOwnFolderAlone() throws {
         let base = try Self.layout()
         defer { Files.removeTree(base) }
-        Self.expectContained(try Self.grade(base, asNobody: true), base: base)
+        Self.expectContained(try Self.grade(base, asNobody: true, environment: Self.required), base: base)
     }
 
     /// Every view made in full, as on a kernel without `open_tree` (`ASMRUN_VIEW_TEMPLATE=0`), and
