@@ -66,8 +66,12 @@ package struct TestWatch: Sendable {
             first = false
             guard let next = awaitSave(watcher, set, interrupted, observe) else { return }
             (changed, current.rerun) = (next.changed, next.rerun)
-            // Folders made while events were lost are found again.
-            if next.rerun == nil { roots = plan.paths.flatMap { WatchSet.folders(below: $0) } }
+            // Folders made while events were lost are found again, and watched even when the
+            // rerun cannot start (the set is then the last one's).
+            if next.rerun == nil {
+                roots = plan.paths.flatMap { WatchSet.folders(below: $0) }
+                set.watch(folders: roots)
+            }
         }
     }
 

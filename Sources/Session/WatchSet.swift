@@ -59,6 +59,9 @@ package struct WatchSet: Sendable, Equatable {
         folders.remove("")
     }
 
+    /// Watches `extra` as well (folders below the paths given, found again).
+    mutating func watch(folders extra: [String]) { folders.formUnion(extra) }
+
     /// Whether a save of `path` can matter: a file some program reads, or a file or folder that
     /// may make a new program. (A report written into a watched folder does not.)
     func isRelevant(_ path: String) -> Bool {

@@ -13,7 +13,8 @@ package final class FileWatcher: Sendable {
         /// into place or removed; each once, in the order first seen.
         case saved([String])
         /// The kernel's queue of events overflowed (`IN_Q_OVERFLOW`): events were lost, so
-        /// anything watched may have changed.
+        /// anything watched may have changed. Each folder's path is watched again (one removed
+        /// and made again meanwhile is watched anew; one gone is no longer watched).
         case overflowed
         /// `wake` was called.
         case woken
@@ -50,11 +51,30 @@ package final class FileWatcher: Sendable {
     /// inotify watches are used up).
     @discardableResult
     package func watch(folder: String) -> Bool {
-        let mask = IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ONLYDIR
-        let descriptor = inotify_add_watch(inotify, folder, UInt32(mask))
+        let descriptor = inotify_add_watch(inotify, folder, Self.mask)
         guard descriptor >= 0 else { return false }
         folders.withLock { $0[descriptor] = folder }
         return true
+    }
+
+    private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ONLYDIR)
+
+    /// After an overflow, when the `IN_IGNORED` of a folder removed (and perhaps made again) may
+    /// be among the events lost: each folder's path is watched again, which gives a live folder
+    /// its own descriptor back and a new folder at the path a new one. An old descriptor no path
+    /// has now is dropped, and its watch removed (a folder renamed away is no longer the path's).
+    private func watchAgain() {
+        let known = folders.withLock { $0 }
+        var now: [Int32: String] = [:]
+        for folder in known.values {
+            let descriptor = inotify_add_watch(inotify, folder, Self.mask)
+            if descriptor >= 0 { now[descriptor] = folder }
+        }
+        for old in known.keys where now[old] == nil { inotify_rm_watch(inotify, old) }
+        folders.withLock { folders in
+            for old in known.keys { folders.removeValue(forKey: old) }
+            folders.merge(now) { $1 }
+        }
     }
 
     /// The folders watched.
@@ -93,6 +113,7 @@ package final class FileWatcher: Sendable {
             let events = drain()
             if events.overflowed {
                 overflowed = true
+                watchAgain()
                 if firstSeen == nil { firstSeen = monotonicSeconds() }
             }
             for path in events.paths where relevant(path) && !changed.contains(path) {

@@ -94,19 +94,43 @@ struct FileWatcherTests {
         #expect(!calm.overflowed)
     }
 
-    /// More events than the kernel queues (`fs.inotify.max_queued_events`) before the watcher
-    /// reads: the wait ends with `overflowed`, whatever is relevant.
-    @Test func aQueueThatOverflowedEndsTheWaitAsOverflowed() throws {
+    /// Makes more events in `folder` than the kernel queues (`fs.inotify.max_queued_events`):
+    /// each file an `IN_CREATE` and an `IN_CLOSE_WRITE`.
+    private func overflow(_ folder: String) throws {
         let limit = try #require(
             Int(try String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8).trimmingWhitespace()))
         try #require(limit <= 1 << 18, "max_queued_events is \(limit): too many files to make")
-        let (made, real, watcher) = try folder()
-        defer { made.remove() }
-        // Each file: IN_CREATE and IN_CLOSE_WRITE.
         for index in 0...(limit / 2) {
-            let fd = open(real + "/f\(index)", O_WRONLY | O_CREAT, 0o644)
+            let fd = open(folder + "/f\(index)", O_WRONLY | O_CREAT, 0o644)
             close(fd)
         }
+    }
+
+    /// More events than the kernel queues before the watcher reads: the wait ends with
+    /// `overflowed`, whatever is relevant.
+    @Test func aQueueThatOverflowedEndsTheWaitAsOverflowed() throws {
+        let (made, real, watcher) = try folder()
+        defer { made.remove() }
+        try overflow(real)
         #expect(watcher.next(cancel: try deadline()) { _ in false } == .overflowed)
+    }
+
+    /// A watched folder removed (`rm -r`) and made again while the queue is full, so that its
+    /// `IN_IGNORED` is lost with the rest: the overflow watches every path again, and a save in
+    /// the new folder is seen.
+    @Test func aFolderMadeAgainWhileEventsAreLostIsWatched() throws {
+        let (made, real, watcher) = try folder()
+        defer { made.remove() }
+        let inner = real + "/part"
+        #expect(mkdir(inner, 0o755) == 0 && watcher.watch(folder: inner))
+        try Fixture.write("old\n", to: inner + "/old.asm")
+        try overflow(real)
+        Files.removeTree(inner)
+        #expect(mkdir(inner, 0o755) == 0)
+        #expect(watcher.next(cancel: try deadline()) { _ in false } == .overflowed)
+        watcher.watch(folders: [real, inner])  // as a watch mode does before it waits again
+        #expect(watcher.watched == [real, inner])
+        try Fixture.write("new\n", to: inner + "/new.asm")
+        #expect(watcher.next(cancel: try deadline()) { $0.hasSuffix(".asm") } == .saved([inner + "/new.asm"]))
     }
 }
