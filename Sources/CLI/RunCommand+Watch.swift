@@ -24,7 +24,7 @@ extension RunCommand {
     /// The watch ended the program: a save (it is built and run again), or Ctrl-C (the watch ends
     /// too); neither is the program's own end, to report.
     enum WatchedRunEnded: Error {
-        case saved([String])
+        case saved(RunWatch.Save)
         case interrupted
     }
 
@@ -47,19 +47,23 @@ extension RunCommand {
             terminal?.restore()
             ExitStatus.terminal.withLock { $0 = nil }
         }
-        var saved: [String] = []
+        var saved: RunWatch.Save?
         var first = true
         while !watching.interrupted {
-            if !saved.isEmpty {
+            if let saved {
                 Watching.clearScreen(context.console)
-                context.console.write("asmrun: \(Watching.names(saved)) saved: building and running again\n", to: .error)
+                let line =
+                    saved.overflowed
+                    ? Watching.overflowLine(then: "\(Watching.names(saved.paths)) changed: building and running again")
+                    : "asmrun: \(Watching.names(saved.paths)) saved: building and running again\n"
+                context.console.write(line, to: .error)
             }
             // Input from a file is read from its start by every run.
             if Self.standardInputKind() == S_IFREG { _ = lseek(0, 0, SEEK_SET) }
             var status: Int32?
-            do { status = try command.executeThrowing() } catch WatchedRunEnded.saved(let paths) {
+            do { status = try command.executeThrowing() } catch WatchedRunEnded.saved(let save) {
                 terminal?.restore()
-                saved = paths
+                saved = save
                 continue
             } catch WatchedRunEnded.interrupted {
                 break

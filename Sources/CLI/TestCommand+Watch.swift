@@ -26,8 +26,7 @@ extension TestCommand {
                 case .waiting(let folders): context.console.write(Watching.waitingLine(folders: folders))
                 case .overflowed:
                     Watching.clearScreen(context.console)
-                    context.console.write(
-                        "asmrun: too many changes at once to follow (the kernel's event queue overflowed): running everything again\n")
+                    context.console.write(Watching.overflowLine(then: "running everything again"))
                     printer.withLock { $0 = TestCommand.RunPrinter(plan: watch.plan, context: context) }
                 }
             }
@@ -50,6 +49,11 @@ enum Watching {
     static func names(_ paths: [String]) -> String {
         let shown = paths.prefix(3).map { PathName.lastComponent(of: $0).displayEscaped }.joined(separator: ", ")
         return paths.count > 3 ? shown + " and \(paths.count - 3) more" : shown
+    }
+
+    /// Events were lost, and `what` follows.
+    static func overflowLine(then what: String) -> String {
+        "asmrun: too many changes at once to follow (the kernel's event queue overflowed): \(what)\n"
     }
 
     static func waitingLine(folders: Int) -> String {

@@ -15,6 +15,13 @@ package final class RunWatch: Sendable {
     private let stopped = Flag()
     private let set: Mutex<WatchSet>
 
+    /// What restarts the program: saves of its files, or events lost while one of them changed.
+    package struct Save: Sendable, Equatable {
+        package var paths: [String]
+        /// The kernel's queue of events overflowed: `paths` are the program's files found changed.
+        package var overflowed = false
+    }
+
     /// `sources`: the files named, watched until a build tells what else the program reads.
     /// Throws when inotify is unavailable.
     /// `abandon`: what a second Ctrl-C does (`Context.abandon`).
@@ -47,17 +54,18 @@ package final class RunWatch: Sendable {
 
     /// Runs `body` (the program) while watching: a save kills it (and every child), and is
     /// returned with `body`'s result once it ended.
-    package func during<T>(_ body: () throws -> T) rethrows -> (T, saved: [String]?) {
+    package func during<T>(_ body: () throws -> T) rethrows -> (T, saved: Save?) {
         let current = set.withLock { $0 }
         watchFolders(current)
-        let saved = Mutex<[String]?>(nil)
+        let stamps = InputStamps(current.inputs)
+        let saved = Mutex<Save?>(nil)
         let done = Semaphore()
         let ended = Wakeup()
         let started =
             ended != nil
             && DetachedThread.start(stackSize: 256 << 10) { [watcher, children] in
-                if let paths = Self.nextSave(watcher, current, cancel: ended) {
-                    saved.withLock { $0 = paths }
+                if let save = Self.nextSave(watcher, current, stamps, cancel: ended) {
+                    saved.withLock { $0 = save }
                     children.endAll()
                 }
                 done.signal()
@@ -79,25 +87,36 @@ package final class RunWatch: Sendable {
     /// Watches the folders of what the program reads (those recorded last, from now on), tells
     /// `waiting` how many are watched, and waits for a save of something the program reads;
     /// `nil` when interrupted.
-    package func awaitSave(waiting: (_ folders: Int) -> Void) -> [String]? {
+    package func awaitSave(waiting: (_ folders: Int) -> Void) -> Save? {
         let current = set.withLock { $0 }
         watchFolders(current)
+        let stamps = InputStamps(current.inputs)
         waiting(watcher.watched.count)
         while !interrupted {
-            if let paths = Self.nextSave(watcher, current, cancel: nil) { return paths }
+            if let save = Self.nextSave(watcher, current, stamps, cancel: nil) { return save }
         }
         return nil
     }
 
-    /// The next save that touches the program, or its own path when events were lost (anything
-    /// may have changed); `nil` when woken.
-    private static func nextSave(_ watcher: FileWatcher, _ current: WatchSet, cancel: Wakeup?) -> [String]? {
+    /// The next save that restarts the program (`restart`); `nil` when woken.
+    private static func nextSave(_ watcher: FileWatcher, _ current: WatchSet, _ stamps: InputStamps, cancel: Wakeup?) -> Save? {
         while true {
-            switch watcher.next(cancel: cancel, relevant: current.isRelevant) {
-            case .woken: return nil
-            case .overflowed: return current.programs.sorted()
-            case .saved(let paths): if touchesProgram(paths, current) { return paths }
-            }
+            let change = watcher.next(cancel: cancel, relevant: current.isRelevant)
+            if change == .woken { return nil }
+            if let save = restart(for: change, current, since: stamps) { return save }
+        }
+    }
+
+    /// Whether `change` restarts the program: a save of its own files, or events lost while one
+    /// of them changed since the wait started (`stamps`); not events lost alone, which a program
+    /// writing thousands of files beside itself would make without end.
+    static func restart(for change: FileWatcher.Change, _ current: WatchSet, since stamps: InputStamps) -> Save? {
+        switch change {
+        case .woken: return nil
+        case .overflowed:
+            let changed = stamps.changed()
+            return changed.isEmpty ? nil : Save(paths: changed, overflowed: true)
+        case .saved(let paths): return touchesProgram(paths, current) ? Save(paths: paths) : nil
         }
     }
 

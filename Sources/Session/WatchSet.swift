@@ -59,6 +59,9 @@ package struct WatchSet: Sendable, Equatable {
         folders.remove("")
     }
 
+    /// What the programs read, and folder programs' folders (a new file in one is the program's).
+    var inputs: [String] { Array(readers.keys) + Array(owners.keys) }
+
     /// Watches `extra` as well (folders below the paths given, found again).
     mutating func watch(folders extra: [String]) { folders.formUnion(extra) }
 
