@@ -58,16 +58,23 @@ package struct AbiProbe: Sendable {
     }
 
     /// The sites of `program`, read once for each build: by the identity of the executable that
-    /// runs (its path and status), which its debug build's addresses match.
+    /// runs and of the file objdump reads (the debug build, when there is one), which match.
     private func sites(of program: CrashProbe.Program, sources: [String]) -> [AbiSites.Site]? {
-        var status = stat()
-        guard stat(program.executable, &status) == 0 else { return read(program, sources: sources) }
-        let key =
-            [
-                program.executable,
-                "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_ctim.tv_sec):\(status.st_ctim.tv_nsec)",
-            ] + sources
+        guard let key = Self.key(of: program, sources: sources) else { return read(program, sources: sources) }
         return known.sites(for: key) { read(program, sources: sources) }
+    }
+
+    /// Each file's path and status (device, inode, size, change time), and the sources; `nil`
+    /// when a file cannot be read (no cache: objdump reads what there is).
+    static func key(of program: CrashProbe.Program, sources: [String]) -> [String]? {
+        var key: [String] = []
+        for file in [program.executable] + (program.symbols.map { [$0] } ?? []) {
+            var status = stat()
+            guard stat(file, &status) == 0 else { return nil }
+            key += [file, "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_ctim.tv_sec):\(status.st_ctim.tv_nsec)"]
+        }
+        // The debug build's entries are there only when there is one: its path tells.
+        return key + ["--"] + sources
     }
 
     private func read(_ program: CrashProbe.Program, sources: [String]) -> [AbiSites.Site]? {
@@ -79,6 +86,8 @@ package struct AbiProbe: Sendable {
         var options = LaunchOptions()
         options.stdout = .capture(limit: 64 << 20)
         options.stderr = .capture(limit: 1 << 16)
+        // A build's objdump takes well under a second: one that hangs ends, and the case goes unchecked.
+        options.timeout = 60
         let command = Command(objdump, ["-w", "-t", "-d", "-l", "-M", "intel", "--no-show-raw-insn", executable])
         guard let result = try? crashProbe.launcher.run(command, options: options), result.termination == .exited(0) else { return nil }
         return String(decoding: result.stdout, as: UTF8.self)
@@ -86,10 +95,11 @@ package struct AbiProbe: Sendable {
 }
 
 /// The sites read for each build of a run, shared by every copy of its `AbiProbe`; a build's
-/// cases running at once wait for the first to read them.
-private final class SiteCache: Sendable {
+/// cases running at once wait for the first to read them. A read that failed (objdump could not
+/// run) is not kept: the next case reads again.
+final class SiteCache: Sendable {
     private final class Entry: Sendable {
-        let sites = Mutex<[AbiSites.Site]??>(nil)
+        let sites = Mutex<[AbiSites.Site]?>(nil)
     }
 
     private let entries = Mutex<[[String]: Entry]>([:])
@@ -103,9 +113,8 @@ private final class SiteCache: Sendable {
         }
         return entry.sites.withLock { sites in
             if let known = sites { return known }
-            let read = read()
-            sites = .some(read)
-            return read
+            sites = read()
+            return sites
         }
     }
 }

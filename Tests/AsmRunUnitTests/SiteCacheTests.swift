@@ -1,0 +1,35 @@
+import Glibc
+import Testing
+
+@testable import Run
+@testable import Support
+
+/// The ABI checks' sites read once a build (`SiteCache`, `AbiProbe.key`): a failed read is not
+/// kept, and a case whose debug build was there does not get the sites read without it.
+struct SiteCacheTests {
+    private let site = AbiSites.Site(address: 0x401000, kind: .entry, location: nil, name: "main")
+
+    @Test func aFailedReadIsReadAgain() {
+        let cache = SiteCache()
+        #expect(cache.sites(for: ["build"]) { nil } == nil)
+        #expect(cache.sites(for: ["build"]) { [site] } == [site])
+        #expect(cache.sites(for: ["build"]) { [] } == [site], "a read that worked is kept")
+    }
+
+    @Test func theKeyTellsWhetherADebugBuildWasRead() throws {
+        let made = try TemporaryDirectory(prefix: "sites")
+        defer { made.remove() }
+        for name in ["prog", "prog.debug"] { try AtomicFile.write(Array("x".utf8), to: made.path + "/" + name) }
+        var program = CrashProbe.Program(executable: made.path + "/prog", format: .elf64, sources: ["a.asm"], warnings: "")
+        let bare = try #require(AbiProbe.key(of: program, sources: ["a.asm"]))
+        program.symbols = made.path + "/prog.debug"
+        let debug = try #require(AbiProbe.key(of: program, sources: ["a.asm"]))
+        #expect(bare != debug)
+        // The debug build made again (another inode): another key.
+        try AtomicFile.write(Array("y".utf8), to: made.path + "/prog.debug")
+        #expect(AbiProbe.key(of: program, sources: ["a.asm"]) != debug)
+        // A file gone: no key, nothing kept.
+        program.symbols = made.path + "/missing.debug"
+        #expect(AbiProbe.key(of: program, sources: ["a.asm"]) == nil)
+    }
+}
