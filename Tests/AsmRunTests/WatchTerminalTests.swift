@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import CLI
+@testable import Processes
 @testable import Support
 
 /// `asmrun --watch` on a pseudo-terminal: a program that turned echo off and waits is ended by
@@ -30,6 +32,13 @@ struct WatchTerminalTests {
         var settings = termios()
         tcgetattr(descriptor, &settings)
         return settings.c_lflag & tcflag_t(ECHO) != 0
+    }
+
+    /// The front end gives the watch its way out (`WatchAbandonTests` checks that a watch takes
+    /// it at the second interrupt): the test below passes without it, the first interrupt ending
+    /// the watch all the same.
+    @Test func theFrontEndHandsTheWatchItsWayOut() {
+        #expect(Context.live().abandon != nil)
     }
 
     @Test(arguments: [false, true]) func aSecondInterruptLeavesTheTerminalRestored(arm: Bool) throws {
