@@ -58,23 +58,22 @@ package struct AbiProbe: Sendable {
     }
 
     /// The sites of `program`, read once for each build: by the identity of the executable that
-    /// runs and of the file objdump reads (the debug build, when there is one), which match.
+    /// runs, which its debug build's addresses match, and the file objdump reads.
     private func sites(of program: CrashProbe.Program, sources: [String]) -> [AbiSites.Site]? {
         guard let key = Self.key(of: program, sources: sources) else { return read(program, sources: sources) }
         return known.sites(for: key) { read(program, sources: sources) }
     }
 
-    /// Each file's path and status (device, inode, size, change time), and the sources; `nil`
-    /// when a file cannot be read (no cache: objdump reads what there is).
+    /// The executable's path and status (device, inode, size, change time), the file objdump
+    /// reads (the debug build, or the executable itself when there is none: a case whose debug
+    /// build was made does not get the sites read without it), and the sources; `nil` when the
+    /// executable cannot be read. The debug build is named by its path, not its status: cases
+    /// running at once may each put the cache's entry in place, the same build each time.
     static func key(of program: CrashProbe.Program, sources: [String]) -> [String]? {
-        var key: [String] = []
-        for file in [program.executable] + (program.symbols.map { [$0] } ?? []) {
-            var status = stat()
-            guard stat(file, &status) == 0 else { return nil }
-            key += [file, "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_ctim.tv_sec):\(status.st_ctim.tv_nsec)"]
-        }
-        // The debug build's entries are there only when there is one: its path tells.
-        return key + ["--"] + sources
+        var status = stat()
+        guard stat(program.executable, &status) == 0 else { return nil }
+        let identity = "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_ctim.tv_sec):\(status.st_ctim.tv_nsec)"
+        return [program.executable, identity, program.symbols.map { "debug build " + $0 } ?? "no debug build"] + sources
     }
 
     private func read(_ program: CrashProbe.Program, sources: [String]) -> [AbiSites.Site]? {

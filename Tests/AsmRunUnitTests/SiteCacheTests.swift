@@ -25,11 +25,11 @@ struct SiteCacheTests {
         program.symbols = made.path + "/prog.debug"
         let debug = try #require(AbiProbe.key(of: program, sources: ["a.asm"]))
         #expect(bare != debug)
-        // The debug build made again (another inode): another key.
-        try AtomicFile.write(Array("y".utf8), to: made.path + "/prog.debug")
+        // The executable built again (another inode): another key.
+        try AtomicFile.write(Array("y".utf8), to: made.path + "/prog")
         #expect(AbiProbe.key(of: program, sources: ["a.asm"]) != debug)
-        // A file gone: no key, nothing kept.
-        program.symbols = made.path + "/missing.debug"
+        // The executable gone: no key, nothing kept.
+        unlink(made.path + "/prog")
         #expect(AbiProbe.key(of: program, sources: ["a.asm"]) == nil)
     }
 }
