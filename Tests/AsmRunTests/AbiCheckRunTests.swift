@@ -22,13 +22,16 @@ struct AbiCheckRunTests {
         return target
     }
 
-    /// Five checked runs (two passing cases, a failing one and its two retries) run objdump once:
-    /// counted by an objdump first on PATH that logs each run.
+    /// Five checked runs (two passing cases, a failing one and its two retries) run objdump once,
+    /// and a second program in the same run (`balanced_ret.asm` broken, with a finding of its
+    /// own) once more: counted by an objdump first on PATH that logs each run. Each program gets
+    /// its own sites: its finding, and none for the other.
     @Test(arguments: CrashReportTests.ways)
     func objdumpReadsABuildOnce(way: Way) throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
         let target = try Self.threeCases(in: directory)
+        let second = try AbiCheckTests.broken(AbiCheckTests.samples[2], in: directory)
         let log = directory + "/objdump.log"
         try FileManager.default.createDirectory(atPath: directory + "/bin", withIntermediateDirectories: false)
         let real = try #require(
@@ -39,11 +42,14 @@ struct AbiCheckRunTests {
         }
         let path = directory + "/bin:" + (Fixture.environment["PATH"] ?? "/usr/bin:/bin")
         let run = Fixture.test(
-            [target, "--checks", "always", "--retries", "2", "-j", "3"] + way.arguments,
+            [target, second, "--checks", "always", "--retries", "2", "-j", "3"] + way.arguments,
             environment: way.environment.merging(["PATH": path]) { $1 })
         #expect(run.status == 1 && run.output.contains("attempt 3"), "\(run.output)")
+        let finding = "\(second):17: ABI check: rsp at `ret` is 8 bytes below its value when `half` was entered"
+        let findings = run.output.split(separator: "\n").filter { $0.contains(": ABI check: ") }
+        #expect(!findings.isEmpty && findings.allSatisfy { $0.hasPrefix("    " + finding) }, "\(run.output)")
         let runs = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-        #expect(runs.count == 1, "\(runs)")
+        #expect(runs.count == 2 && Set(runs).count == 2, "\(runs)")
     }
 
     /// Without gdb, or without objdump, a run whose cases fail says so in one note, not one a case
