@@ -51,9 +51,10 @@ enum Watching {
         return paths.count > 3 ? shown + " and \(paths.count - 3) more" : shown
     }
 
-    /// Events were lost, and `what` follows.
+    /// Events were lost, and `what` follows; and the fix, should it happen again.
     static func overflowLine(then what: String) -> String {
-        "asmrun: too many changes at once to follow (the kernel's event queue overflowed): \(what)\n"
+        "asmrun: too many changes at once to follow (the kernel's event queue overflowed): \(what);"
+            + " raise fs.inotify.max_queued_events if it recurs\n"
     }
 
     static func waitingLine(folders: Int) -> String {
