@@ -17,7 +17,8 @@ package struct Context: Sendable {
     package var ownsProcess = false
     /// What a second interrupt (Ctrl-C, SIGTERM) does while a run is still stopping: where
     /// asmrun is the whole process, the front end's one way out (`ExitStatus.abandon`: the
-    /// terminal put back, exit 130 at once); `nil` elsewhere, where an interrupt only ends the run.
+    /// terminal a watch saved put back, exit 130 at once); `nil` elsewhere, where an interrupt
+    /// only ends the run.
     package var abandon: (@Sendable () -> Void)?
 
     package init(environment: [String: String], launcher: any ProcessLaunching, console: Console) {
