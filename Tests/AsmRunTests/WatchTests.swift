@@ -67,6 +67,34 @@ struct WatchTests {
         #expect(child.interrupt() == 130, "\(child.output)")
     }
 
+    /// Events lost (the watch stopped while more changes come than the kernel queues): a folder
+    /// made meanwhile is watched, although the run that follows cannot start (its one program
+    /// was removed), and a program saved into it is found.
+    @Test func testWatchWatchesAFolderMadeWhileEventsWereLost() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        try Fixture.write(Fixture.hello, to: directory + "/hello.asm")
+        let limit = try #require(
+            Int(try String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8).trimmingWhitespace()))
+        try #require(limit <= 1 << 18, "max_queued_events is \(limit): too many files to make")
+        let child = try WatchedChild(["test", "--watch", directory], in: directory)
+        #expect(child.readWaiting(1) && child.output.contains("watching 1 folder;"), "\(child.output)")
+        var mark = child.output.endIndex
+        kill(child.process.processIdentifier, SIGSTOP)
+        for index in 0...(limit / 2) { close(open(directory + "/f\(index)", O_WRONLY | O_CREAT, 0o644)) }
+        unlink(directory + "/hello.asm")
+        #expect(mkdir(directory + "/part", 0o755) == 0)
+        kill(child.process.processIdentifier, SIGCONT)
+        #expect(child.readWaiting(1, from: mark), "\(child.output)")
+        let lost = child.output[mark...]
+        #expect(lost.contains("too many changes at once") && lost.contains("holds no programs"), "\(lost)")
+        #expect(lost.contains("watching 2 folders;"), "\(lost)")
+        mark = child.output.endIndex
+        try Fixture.write(Fixture.hello, to: directory + "/part/fresh.asm")
+        #expect(child.readWaiting(1, from: mark) && child.output[mark...].contains("fresh.asm"), "\(child.output[mark...])")
+        #expect(child.interrupt() == 130, "\(child.output)")
+    }
+
     /// A program that does `first`, prints its message (`msg`, `msglen` in `data`) and then waits
     /// for a signal (`pause`) forever: only a save or a kill can end it.
     static func waiting(_ data: String, first: String = "") -> String {
