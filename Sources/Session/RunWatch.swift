@@ -30,15 +30,21 @@ package final class RunWatch: Sendable {
         let stopped = stopped
         self.watcher = watcher
         self.children = children
-        monitor = InterruptMonitor(children: children) { count in
-            stopped.set()
-            watcher.wake()
-            if count > 1 { abandon?() }
-        }
+        monitor = InterruptMonitor(children: children, onInterrupt: Self.onInterrupt(stopped: stopped, watcher: watcher, abandon: abandon))
         let named = sources.compactMap { Files.isDirectory($0) ? Files.realPath($0) : WatchSet.canonical($0) }
         // A folder program's folder is watched as its own before its first build succeeds.
         let folder = sources.count == 1 && Files.isDirectory(sources[0]) ? Files.realPath(sources[0]) : nil
         set = Mutex(WatchSet(programs: [WatchSet.Program(path: sources.first ?? "", inputs: named, folder: folder)]))
+    }
+
+    /// What the `count`th interrupt does: the first ends the watch (the wait wakes); one that
+    /// comes while the watch still ends is handed to `abandon`.
+    static func onInterrupt(stopped: Flag, watcher: FileWatcher, abandon: (@Sendable () -> Void)?) -> @Sendable (_ count: Int) -> Void {
+        { count in
+            stopped.set()
+            watcher.wake()
+            if count > 1 { abandon?() }
+        }
     }
 
     /// Ctrl-C (or SIGTERM) arrived: the watch ends.
