@@ -35,6 +35,10 @@ extension ArtifactStore {
         return try? made.get()
     }
 
+    /// `ASMRUN_VIEW_TEMPLATE=0` makes every view in full, as a kernel without `open_tree` does;
+    /// `=required` (tests) makes a failure to make one from the template the view's.
+    enum TemplateUse { case off, preferred, required }
+
     /// A new view for `folder`: the first folder's made in full, later ones from the template
     /// (made with the second: a run of one folder pays for one view), or in full where that
     /// fails (a folder the template holds, a kernel without `open_tree`) unless the template is

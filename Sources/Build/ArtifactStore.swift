@@ -30,10 +30,8 @@ package final class ArtifactStore: Sendable {
     let views = Mutex<[String: Result<BuildView, BuildViewError>]>([:])
     /// The template of later folders' views (`makeView`), made with the second; `nil` before.
     let template = Mutex<Result<BuildView, BuildViewError>?>(nil)
-    /// Whether later views come from the template: `ASMRUN_VIEW_TEMPLATE=0` makes every view in
-    /// full, as a kernel without `open_tree` does; `=required` (tests) makes a failure the view's.
+    /// Whether later views come from the template (`TemplateUse`).
     let templateUse: TemplateUse
-    enum TemplateUse { case off, preferred, required }
     /// The folder of this process's private copies of executables (cases must see it).
     package var scratch: String { scratchFolder.path }
     private let scratchFolder: TemporaryDirectory
