@@ -1,5 +1,4 @@
 import Build
-import Glibc
 import Processes
 import Support
 import Synchronization
@@ -64,15 +63,13 @@ package struct AbiProbe: Sendable {
         return known.sites(for: key) { read(program, sources: sources) }
     }
 
-    /// The executable's path and status (device, inode, size, change time), the file objdump
+    /// The executable's path and identity (`FileSnapshot.identity`), the file objdump
     /// reads (the debug build, or the executable itself when there is none: a case whose debug
     /// build was made does not get the sites read without it), and the sources; `nil` when the
-    /// executable cannot be read. The debug build is named by its path, not its status: cases
+    /// executable cannot be read. The debug build is named by its path, not its identity: cases
     /// running at once may each put the cache's entry in place, the same build each time.
     static func key(of program: CrashProbe.Program, sources: [String]) -> [String]? {
-        var status = stat()
-        guard stat(program.executable, &status) == 0 else { return nil }
-        let identity = "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_ctim.tv_sec):\(status.st_ctim.tv_nsec)"
+        guard let identity = FileSnapshot.identity(of: program.executable) else { return nil }
         return [program.executable, identity, program.symbols.map { "debug build " + $0 } ?? "no debug build"] + sources
     }
 

@@ -46,8 +46,18 @@ package struct FileSnapshot: Sendable, Equatable {
 
     /// The snapshot as one word (`device:inode:size:seconds:nanoseconds`), for a record kept in
     /// a file; only a settled one is worth keeping (`nil` otherwise).
-    package var text: String? {
-        settled ? "\(device):\(inode):\(size):\(changedSeconds):\(changedNanoseconds)" : nil
+    package var text: String? { settled ? identity : nil }
+
+    /// `device:inode:size:seconds:nanoseconds`, settled or not: within one run, a file whose
+    /// identity is unchanged is the same file, unwritten (a save in place changes its change
+    /// time, a rename its inode), as far as the change time's tick tells.
+    package var identity: String { "\(device):\(inode):\(size):\(changedSeconds):\(changedNanoseconds)" }
+
+    /// The identity of the file at `path` now; `nil` when it cannot be read (absent).
+    package static func identity(of path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileSnapshot(status, readStarted: 0).identity
     }
 
     /// A settled snapshot read back from its `text`.
