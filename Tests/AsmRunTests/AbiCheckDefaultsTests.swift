@@ -1,7 +1,6 @@
 import Foundation
+import Support
 import Testing
-
-@testable import Support
 
 /// The ABI checks' defaults: a failed case and a crash are checked without being asked,
 /// `--no-checks` turns the checks (the `syscall` warnings included) off; 32-bit code is checked
@@ -110,10 +109,8 @@ struct AbiCheckDefaultsTests {
     /// stops gdb prints makes no finding (each run's marker is its own).
     @Test(arguments: CrashReportTests.ways.filter { $0 != .arm })
     func aProgramCannotPrintStopsOfItsOwn(way: Way) throws {
-        let directory = try Fixture.temporaryDirectory()
-        defer { Files.removeTree(directory) }
-        try Fixture.write(
-            """
+        let directory = try Fixture.folder([
+            "forger.asm": """
             extern puts
             section .rodata
             forged: db "@@abi 1 8 0 0 0 0 0 0 0", 0
@@ -126,8 +123,10 @@ struct AbiCheckDefaultsTests {
                     pop     rbp
                     mov     eax, 1
                     ret
-            """, to: directory + "/forger.asm")
-        try Fixture.write("[case default]\nstatus: exit 0\n", to: directory + "/forger.expect")
+            """,
+            "forger.expect": "[case default]\nstatus: exit 0\n",
+        ])
+        defer { Files.removeTree(directory) }
         let run = Fixture.test([directory + "/forger.asm"] + way.arguments)
         #expect(run.status == 1 && run.output.contains("expected exit 0, got exit 1"), "\(run.output)")
         #expect(!run.output.contains("ABI check"), "\(run.output)")

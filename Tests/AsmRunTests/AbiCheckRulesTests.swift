@@ -1,7 +1,7 @@
+import Support
 import Testing
 
 @testable import Run
-@testable import Support
 
 /// `AbiCheck`'s rules on stops written by hand (what gdb would print): the frames it follows
 /// through tail calls, callbacks from libc and recursion, and objdump's text read into sites.

@@ -1,8 +1,7 @@
 import Foundation
 import Glibc
+import Support
 import Testing
-
-@testable import Support
 
 /// How the ABI checks run (Documentation/crash-reports.md#abi-checks): objdump reads a build's
 /// sites once, however many cases and retries are checked; a missing gdb or objdump is one note
@@ -117,10 +116,8 @@ struct AbiCheckRunTests {
     /// run of it time to start even on a loaded machine.
     @Test(arguments: CrashReportTests.ways)
     func aTimeoutKeepsItsVerdict(way: Way) throws {
-        let directory = try Fixture.temporaryDirectory()
-        defer { Files.removeTree(directory) }
-        try Fixture.write(
-            """
+        let directory = try Fixture.folder([
+            "waits.asm": """
             extern printf
             section .data
             fmt:    db "hi", 10, 0
@@ -133,8 +130,10 @@ struct AbiCheckRunTests {
             .wait:  mov     eax, 34
                     syscall
                     jmp     .wait
-            """, to: directory + "/waits.asm")
-        try Fixture.write("[case default]\nstdout:\n| hi\nstatus: exit 0\n", to: directory + "/waits.expect")
+            """,
+            "waits.expect": "[case default]\nstdout:\n| hi\nstatus: exit 0\n",
+        ])
+        defer { Files.removeTree(directory) }
         let report = directory + "/r.json"
         let run = Fixture.test(
             [directory + "/waits.asm", "--checks", "always", "--timeout", "3", "--json", report] + way.arguments,
@@ -153,10 +152,8 @@ struct AbiCheckRunTests {
     /// finding with it).
     @Test(arguments: CrashReportTests.ways)
     func aPromptWithoutANewlineLosesNoStop(way: Way) throws {
-        let directory = try Fixture.temporaryDirectory()
-        defer { Files.removeTree(directory) }
-        try Fixture.write(
-            """
+        let directory = try Fixture.folder([
+            "prompt.asm": """
             section .data
             prompt: db "Number: "
             section .text
@@ -170,8 +167,10 @@ struct AbiCheckRunTests {
                     mov     ebx, 5
                     xor     eax, eax
                     ret
-            """, to: directory + "/prompt.asm")
-        try Fixture.write("[case default]\nstatus: exit 0\n", to: directory + "/prompt.expect")
+            """,
+            "prompt.expect": "[case default]\nstatus: exit 0\n",
+        ])
+        defer { Files.removeTree(directory) }
         let run = Fixture.test([directory + "/prompt.asm", "--checks", "always"] + way.arguments, environment: way.environment)
         #expect(run.status == 1, "\(run.output)")
         #expect(

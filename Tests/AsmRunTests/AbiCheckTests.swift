@@ -1,7 +1,6 @@
 import Foundation
+import Support
 import Testing
-
-@testable import Support
 
 /// The ABI checks (Documentation/crash-reports.md#abi-checks), run for real: each correct sample
 /// of asm/checks passes `--checks always`, and its broken twin (its lines marked `; abi:`

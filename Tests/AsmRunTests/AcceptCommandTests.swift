@@ -1,9 +1,8 @@
 import Foundation
+import Processes
+import Report
+import Support
 import Testing
-
-@testable import Processes
-@testable import Report
-@testable import Support
 
 /// Every failing case ends with the command that records it alone (issue 33, item 4), and
 /// running that command does.

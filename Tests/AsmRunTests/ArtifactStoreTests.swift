@@ -1,10 +1,10 @@
 import Foundation
+import Processes
+import Source
+import Support
 import Testing
 
 @testable import Build
-@testable import Processes
-@testable import Source
-@testable import Support
 
 /// A cold build links straight into the cache's staging folder and seals the linker's file as
 /// the entry: the case runs the entry, and nothing is left to copy or remove.

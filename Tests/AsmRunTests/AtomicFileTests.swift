@@ -1,9 +1,8 @@
 import Foundation
 import Glibc
+import Support
 import Synchronization
 import Testing
-
-@testable import Support
 
 /// Replacing files: through symlinks, keeping permissions, refusing read-only files and folders
 /// (root included), and temporary files that a dead writer left are told from live ones.

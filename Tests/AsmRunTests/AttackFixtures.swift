@@ -1,8 +1,7 @@
 import Foundation
 import Glibc
-
-@testable import Processes
-@testable import Support
+import Processes
+import Support
 
 /// What the attacks of `SandboxTests` aim at, owned by one user, and runs of `asmrun test` on
 /// them as that user; `close` removes it all.

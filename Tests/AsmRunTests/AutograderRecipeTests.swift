@@ -1,8 +1,7 @@
 import Foundation
+import Processes
+import Support
 import Testing
-
-@testable import Processes
-@testable import Support
 
 /// The Gradescope recipe of Documentation/grading.md: its `setup.sh` and `run_autograder` are the files in
 /// Packaging/gradescope, and Tests/Grading/autograder.sh runs that `run_autograder` in

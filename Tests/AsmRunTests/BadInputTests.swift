@@ -1,12 +1,12 @@
 import Foundation
 import FoundationXML
 import Glibc
+import Processes
+import Source
+import Support
 import Testing
 
 @testable import Build
-@testable import Processes
-@testable import Source
-@testable import Support
 
 /// Hostile names, sizes and paths given to the real tools: asmrun answers with one clear line and
 /// never lets a name forge output, a build fill the disk, or `-o` replace an input.

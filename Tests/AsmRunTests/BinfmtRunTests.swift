@@ -1,6 +1,5 @@
+import Support
 import Testing
-
-@testable import Support
 
 /// The built binary with `--runner binfmt` and the qemu sysroot check, on a simulated ARM host.
 @Suite(.tags(.integration), .needsTools)

@@ -1,10 +1,10 @@
+import Build
 import Glibc
+import Processes
+import Support
 import Testing
 
-@testable import Build
-@testable import Processes
 @testable import Run
-@testable import Support
 
 /// binfmt_misc entries, the registry, and the binfmt runner, on fake folders.
 @Suite struct BinfmtTests {

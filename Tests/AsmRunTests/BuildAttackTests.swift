@@ -1,8 +1,7 @@
 import Foundation
 import Glibc
+import Support
 import Testing
-
-@testable import Support
 
 /// Issue 30's build attacks from a source, with real nasm, gcc and ld: each made the build load
 /// or run the source's code, write where it said, or read a file outside the program's folder

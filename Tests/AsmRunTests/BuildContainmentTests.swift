@@ -1,9 +1,8 @@
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
-
-@testable import Processes
-@testable import Support
 
 /// Attacks on the build: a source nobody reviewed makes nasm read a file outside its suite's
 /// folder (`incbin` by a computed name, which no scan of the source resolves) or the caller's

@@ -1,9 +1,8 @@
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
-
-@testable import Processes
-@testable import Support
 
 /// Issue 30: a build's tool that starts a daemon (an ld plugin's constructor, a `-wrapper`; here
 /// a stand-in for nasm, ld or cc) left it running after asmrun exited, out of the tool's process

@@ -1,10 +1,10 @@
 import Foundation
 import Glibc
+import Support
 import Testing
 
 @testable import Build
 @testable import Source
-@testable import Support
 
 /// The record of a build's inputs kept with a cache entry, and how a hit checks it.
 struct BuildInputTests {

@@ -1,10 +1,10 @@
 import Foundation
+import Source
+import Support
 import Testing
 
 @testable import Build
 @testable import Processes
-@testable import Source
-@testable import Support
 
 /// Compile and link command lines and the link decision, without spawning anything.
 @Suite struct BuildPlanTests {

@@ -1,10 +1,9 @@
 import Foundation
 import Glibc
+import Processes
+import Sandbox
+import Support
 import Testing
-
-@testable import Processes
-@testable import Sandbox
-@testable import Support
 
 /// Attacks on the views made from the template (`BuildView.make(folder:from:)`): in a grading
 /// run of `first second third` the first folder's view is made in full, the others from a

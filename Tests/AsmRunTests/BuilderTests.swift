@@ -1,12 +1,12 @@
 import AsmRunTestSupport
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
 
 @testable import Build
-@testable import Processes
 @testable import Suite
-@testable import Support
 
 /// The builder's error handling and hints, with a scripted launcher instead of nasm and the linker.
 @Suite struct BuilderTests {

@@ -1,8 +1,7 @@
 import Foundation
 import Glibc
+import Support
 import Testing
-
-@testable import Support
 
 /// `asmrun test` in CI, with the built binary: shards, annotations, the step summary, one diff
 /// for runners that agree, `--fail-fast`, the JSON summary and `-v` on a cache hit.

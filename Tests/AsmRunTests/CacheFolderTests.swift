@@ -1,8 +1,7 @@
 import Foundation
 import Glibc
+import Support
 import Testing
-
-@testable import Support
 
 /// The cache touches only a folder asmrun tagged as its own, and in it only names it made.
 @Suite(.tags(.integration), .needsTools)

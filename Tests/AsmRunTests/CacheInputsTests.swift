@@ -1,7 +1,6 @@
 import Foundation
+import Support
 import Testing
-
-@testable import Support
 
 /// Every way a build's output can change reaches the cache: a file nasm reads through a macro,
 /// a variable read with `%!NAME` (in the source or in a file only nasm names), a file `incbin`

@@ -1,12 +1,11 @@
+import Build
+import CLI
 import Foundation
 import Glibc
+import Processes
+import Session
+import Support
 import Testing
-
-@testable import Build
-@testable import CLI
-@testable import Processes
-@testable import Session
-@testable import Support
 
 /// Issue 30: `asmrun test` had no `--c-flags` or `--link-flags`, so a trusted suite needing a
 /// flag the allow-list refuses to sources (a library outside the program's folder, `-include`)

@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
+import Support
 import Testing
 
 @testable import Processes
-@testable import Support
 
 /// asmrun's stdin in run mode, on descriptors the tests make: a pipe is relayed byte for byte
 /// and kept for the repeat, a file is reopened at its offset, a terminal is never read.

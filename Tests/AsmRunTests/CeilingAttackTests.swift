@@ -1,8 +1,7 @@
 import Foundation
 import Glibc
+import Support
 import Testing
-
-@testable import Support
 
 /// Issue 30, item 6: the command line's limits are ceilings a source cannot raise. A source's
 /// `; asmrun: timeout 604800` beat `--timeout 2`, and `limit output 1024G` was accepted.

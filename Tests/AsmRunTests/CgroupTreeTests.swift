@@ -1,10 +1,10 @@
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
 
-@testable import Processes
 @testable import Sandbox
-@testable import Support
 
 /// The pids cgroups of cases: one that ended empty serves the next case, with that case's limit.
 @Suite struct CgroupTreeTests {

@@ -1,8 +1,7 @@
 import Foundation
+import Processes
+import Support
 import Testing
-
-@testable import Processes
-@testable import Support
 
 /// A reference and students' submissions in a temporary folder, graded as a teacher does:
 /// `asmrun test subs/* --reference ref --gradescope results.json` (with `--json report.json`

@@ -1,13 +1,13 @@
+import Build
 import Foundation
+import Processes
+import Run
+import Session
+import Suite
+import Support
 import Testing
 
-@testable import Build
 @testable import CLI
-@testable import Processes
-@testable import Run
-@testable import Session
-@testable import Suite
-@testable import Support
 
 /// The nasm, ld, cc and qemu command lines, built without spawning anything.
 @Suite struct CommandLineTests {

@@ -1,10 +1,10 @@
 import CAsmRunHash
 import Foundation
+import Support
 import Testing
 
 @testable import Compare
 @testable import Processes
-@testable import Support
 
 @Suite struct CompareTests {
     private func lines(_ text: String) -> TextLines { TextLines(Array(text.utf8)) }

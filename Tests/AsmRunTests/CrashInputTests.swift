@@ -1,9 +1,8 @@
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
-
-@testable import Processes
-@testable import Support
 
 /// A crash that depends on the program's input, end to end with the built binary: the repeat
 /// under the debugger gets the same stdin (a pipe relayed and kept, a file reopened at its

@@ -1,9 +1,9 @@
 import Foundation
+import Processes
+import Support
 import Testing
 
-@testable import Processes
 @testable import Run
-@testable import Support
 
 /// Crash reports read every memory operand form nasm emits, as gdb prints it: SIB, rip-relative,
 /// absolute (`ds:0x0`, no brackets) and segment-prefixed; natively and under qemu, whose gdbstub

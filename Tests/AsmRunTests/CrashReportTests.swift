@@ -1,7 +1,6 @@
 import Foundation
+import Support
 import Testing
-
-@testable import Support
 
 /// The crash samples in asm/crashes/, run end to end: each report names its file and line, shows
 /// the line's text, the instruction and stack pointers and the hint for its mistake, natively,

@@ -1,11 +1,11 @@
 import Foundation
 import Glibc
+import Processes
+import Support
 import Synchronization
 import Testing
 
-@testable import Processes
 @testable import Sandbox
-@testable import Support
 
 /// What an asmrun killed with SIGKILL leaves (scratch folders, a case still running, its pids
 /// cgroup, a half-written `.expect`) is removed by the next run, and nothing of a live run is.

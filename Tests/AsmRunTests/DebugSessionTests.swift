@@ -1,8 +1,8 @@
 import Foundation
+import Support
 import Testing
 
 @testable import Run
-@testable import Support
 
 /// `asmrun debug` as a learner uses it: gdb reads its commands from stdin here (not a terminal),
 /// so a test can `continue` the program to its end and read what it printed.

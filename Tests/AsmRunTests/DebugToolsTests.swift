@@ -1,9 +1,9 @@
 import Foundation
+import Processes
+import Support
 import Testing
 
-@testable import Processes
 @testable import Run
-@testable import Support
 
 /// `asmrun debug --batch`, `--strace` and `-g`, with the real gdb, strace and qemu.
 @Suite(.tags(.integration), .needsTools, .needsDebugTools)

@@ -1,10 +1,10 @@
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
 
-@testable import Processes
 @testable import Sandbox
-@testable import Support
 
 /// A host that refuses user namespaces to a user (simulated with ASMRUN_USER_NAMESPACES=0, run
 /// as nobody): cases get no /proc of their own, so untrusted code is refused with one line, and a

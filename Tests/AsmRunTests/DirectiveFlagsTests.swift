@@ -1,11 +1,11 @@
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
 
 @testable import Build
-@testable import Processes
 @testable import Source
-@testable import Support
 
 /// A source's `c-flags` and `link-flags` pass an allow-list: the words issue 30 measured making
 /// the build run a program the source names, or write where it says, are refused, abbreviated

@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
+import Support
 import Testing
 
 @testable import Suite
-@testable import Support
 
 /// Symbolic links met while searching a folder: an alias of a program is a program of its own,
 /// an alias of a folder is searched once under the folder's own name, and a real loop is one

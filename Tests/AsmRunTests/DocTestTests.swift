@@ -1,7 +1,6 @@
 import Foundation
+import Support
 import Testing
-
-@testable import Support
 
 /// `asmrun test FILE.md`: the ```nasm blocks of a Markdown file are programs, the ```output block
 /// after each its stdout (issue 33, item 1). Runs the built binary natively (or under qemu) and

@@ -1,8 +1,8 @@
 import Glibc
+import Processes
 import Testing
 
 @testable import CLI
-@testable import Processes
 @testable import Support
 
 /// `asmrun doctor` in-process on fake tool folders and a fake binfmt_misc folder: its exit status

@@ -1,8 +1,8 @@
+import Processes
+import Support
 import Testing
 
 @testable import CLI
-@testable import Processes
-@testable import Support
 
 /// The man page and the shell completions are written by hand; these checks tie them to the one
 /// source of truth, the `--help` text, so an option added there and forgotten here fails.

@@ -1,9 +1,9 @@
 import Foundation
+import Processes
+import Support
 import Testing
 
 @testable import Build
-@testable import Processes
-@testable import Support
 
 /// The in-process symbol reader on objects and archives nasm and ar really produced.
 @Suite(.tags(.integration), .needsTools)

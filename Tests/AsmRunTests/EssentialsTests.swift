@@ -1,10 +1,10 @@
+import Build
 import Foundation
+import Support
 import Synchronization
 import Testing
 
-@testable import Build
 @testable import Processes
-@testable import Support
 
 /// The small replacements for what asmrun used from full Foundation, checked against Foundation
 /// itself (the tests may link it; the asmrun binary does not).

@@ -1,10 +1,10 @@
 import Foundation
+import Source
+import Support
 import Testing
 
 @testable import Build
 @testable import Processes
-@testable import Source
-@testable import Support
 
 /// Whether the stack is executable, decided as GNU ld decides it, and the link command that
 /// says so, without spawning anything.

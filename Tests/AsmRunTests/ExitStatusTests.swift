@@ -1,8 +1,8 @@
 import Foundation
+import Processes
 import Testing
 
 @testable import CLI
-@testable import Processes
 @testable import Support
 
 /// The exit statuses the README promises are the ones the code decides.

@@ -1,8 +1,8 @@
 import Foundation
+import Support
 import Testing
 
 @testable import Compare
-@testable import Support
 
 @Suite struct ExpectationFileTests {
     private func lines(_ text: String) -> TextLines { TextLines(Array(text.utf8)) }

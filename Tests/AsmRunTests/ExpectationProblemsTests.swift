@@ -1,9 +1,9 @@
+import Compare
 import Foundation
+import Support
 import Testing
 
-@testable import Compare
 @testable import Processes
-@testable import Support
 
 /// Every way a `.expect` file can be malformed is reported as `NAME.expect:LINE: problem; fix`:
 /// one row per error path of the parser (`ExpectationParser.fail` and the UTF-8 check), and the

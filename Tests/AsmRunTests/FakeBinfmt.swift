@@ -1,6 +1,5 @@
 import Foundation
-
-@testable import Support
+import Support
 
 /// A folder laid out like `/proc/sys/fs/binfmt_misc`, for `ASMRUN_BINFMT_MISC_DIR` (test-only).
 struct FakeBinfmt {

@@ -1,10 +1,9 @@
+import Build
 import Foundation
+import Processes
+import Source
+import Support
 import Testing
-
-@testable import Build
-@testable import Processes
-@testable import Source
-@testable import Support
 
 /// What a program runs as is the classic build's: `nasm -f FORMAT x.asm && ld x.o`, byte for byte
 /// where the program can see it.

@@ -1,10 +1,10 @@
 import Foundation
 import Glibc
+import Support
 import Synchronization
 import Testing
 
 @testable import Run
-@testable import Support
 
 /// Issue 30, item 6: a `.files` folder with a symbolic link loop was copied into every case until
 /// the disk filled, ignoring SIGTERM meanwhile. Links are followed within the program's folder

@@ -1,8 +1,7 @@
 import Foundation
 import Glibc
+import Support
 import Testing
-
-@testable import Support
 
 /// Reading, listing and removing files without Foundation's file manager.
 @Suite struct FilesTests {

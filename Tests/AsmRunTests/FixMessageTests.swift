@@ -1,10 +1,9 @@
 import Foundation
 import Glibc
+import Processes
+import Source
+import Support
 import Testing
-
-@testable import Processes
-@testable import Source
-@testable import Support
 
 /// The mistakes learners make most, each answered with the one-line fix (issue 32 item 4):
 /// built for real with nasm and the linker, natively and as on an ARM host.

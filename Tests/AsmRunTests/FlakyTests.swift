@@ -1,10 +1,9 @@
+import CLI
 import Foundation
+import Processes
+import Session
+import Support
 import Testing
-
-@testable import CLI
-@testable import Processes
-@testable import Session
-@testable import Support
 
 /// `--retries` with the built binary and a real program that fails the first time it runs and
 /// passes after: it creates a mark file (`open` with `O_EXCL`) named by its argument, in a

@@ -1,7 +1,6 @@
 import Foundation
+import Support
 import Testing
-
-@testable import Support
 
 /// Names that hold a newline reach every note asmrun prints, and none of them can start a line
 /// of its own: a forged `PASS` line or a forged message would be believed by whoever reads the log.

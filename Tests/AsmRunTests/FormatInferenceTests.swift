@@ -1,8 +1,8 @@
 import Foundation
+import Support
 import Testing
 
 @testable import Source
-@testable import Support
 
 /// Which sources are 32-bit code: the scanner's marks (esp/ebp as the stack pointer, `int 0x80`,
 /// 64-bit registers and `syscall`), a source's own format, and a program's sources agreeing

@@ -1,7 +1,6 @@
 import Foundation
+import Support
 import Testing
-
-@testable import Support
 
 /// The expectations a grader writes, with the built binary: statuses that accept more than one
 /// outcome, comments `--update` keeps, output-only cases, the output of a timed-out case, and

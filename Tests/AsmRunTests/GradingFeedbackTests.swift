@@ -1,7 +1,6 @@
 import Foundation
+import Support
 import Testing
-
-@testable import Support
 
 /// What issue 35 measured besides the attacks: submissions as students hand them in, the
 /// feedback Gradescope shows them, hidden cases and per-case limits from the reference, a

@@ -1,7 +1,6 @@
 import Foundation
+import Support
 import Testing
-
-@testable import Support
 
 /// Grading with the built binary: a reference folder of expectations with points, four
 /// submissions, the per-submission summary, Gradescope's results.json and the JSON scores.

@@ -1,10 +1,9 @@
+import Compare
 import Foundation
 import FoundationXML
 import Glibc
+import Support
 import Testing
-
-@testable import Compare
-@testable import Support
 
 /// `asmrun test` over real programs: expectations, diffs, update, runners, reports.
 @Suite(.tags(.integration), .needsTools)

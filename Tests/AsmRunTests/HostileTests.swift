@@ -1,9 +1,8 @@
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
-
-@testable import Processes
-@testable import Support
 
 /// The hostile battery in `Tests/Hostile`: whatever a program does, asmrun reports it precisely
 /// and leaves no process, file or core dump behind. Each test runs the built binary with a

@@ -1,9 +1,8 @@
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
-
-@testable import Processes
-@testable import Support
 
 /// Root's cases run as nobody (`CaseIdentity`): a file only root may read is closed to them,
 /// while everything a case needs still works from a home only root may enter (as /root is):

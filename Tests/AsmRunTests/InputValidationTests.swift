@@ -1,13 +1,13 @@
+import Compare
 import Foundation
+import Processes
+import Session
+import Source
+import Support
 import Testing
 
 @testable import CLI
-@testable import Compare
-@testable import Processes
 @testable import Report
-@testable import Session
-@testable import Source
-@testable import Support
 
 /// Bad input gets one line naming the file (and line) or the option, the allowed range and the
 /// fix; never a trap. Unit tests: nothing is spawned.

@@ -1,8 +1,8 @@
+import Compare
 import Foundation
+import Processes
 import Testing
 
-@testable import Compare
-@testable import Processes
 @testable import Report
 @testable import Run
 @testable import Support

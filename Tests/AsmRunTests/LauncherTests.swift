@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
+import Support
 import Testing
 
 @testable import Processes
-@testable import Support
 
 /// The process layer against real processes (`/bin/sh`, `cat`, `head`: always present).
 @Suite struct LauncherTests {

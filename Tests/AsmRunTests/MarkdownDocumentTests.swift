@@ -1,6 +1,5 @@
+import Compare
 import Testing
-
-@testable import Compare
 
 /// How a Markdown file is read for doc-tests and how its output blocks are rewritten, without
 /// running anything (issue 33, item 1).

@@ -1,7 +1,6 @@
 import Glibc
+import Support
 import Testing
-
-@testable import Support
 
 /// A crash where no debugger is installed (a .deb installed without its recommends): the built
 /// binary, with a PATH holding every tool but gdb and gdb-multiarch, says in one line what to

@@ -1,9 +1,9 @@
 import Foundation
+import Support
 import Testing
 
 @testable import Compare
 @testable import Source
-@testable import Support
 
 /// SplitMix64: a small, fast generator with a fixed seed, so every run fuzzes the same inputs
 /// and a failure names the input that caused it.

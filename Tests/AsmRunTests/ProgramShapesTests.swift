@@ -1,9 +1,8 @@
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
-
-@testable import Processes
-@testable import Support
 
 /// Programs as they exist in the wild, each with the one command a user would guess, natively,
 /// under qemu and on a simulated ARM host: several sources, a C test driver, `_start` calling C,

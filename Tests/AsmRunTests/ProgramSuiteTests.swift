@@ -1,8 +1,7 @@
+import Compare
 import Foundation
+import Support
 import Testing
-
-@testable import Compare
-@testable import Support
 
 /// `asmrun test` over programs of several files and programs that read and write files.
 @Suite(.tags(.integration), .needsTools)

@@ -1,8 +1,8 @@
 import Foundation
+import Support
 import Testing
 
 @testable import Compare
-@testable import Support
 
 /// What a reference's cases may say about how they are judged: `visibility:` (Gradescope's
 /// words), `timeout:` and `limit: NAME VALUE`, over the program's and the command line's.

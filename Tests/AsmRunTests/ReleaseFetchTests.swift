@@ -1,8 +1,7 @@
 import Glibc
+import Processes
+import Support
 import Testing
-
-@testable import Processes
-@testable import Support
 
 /// Packaging/fetch-release.sh, the action's download path, against a release layout served from
 /// a local folder (`TAG/asmrun-VERSION-ARCH-linux.tar.gz` and `TAG/SHA256SUMS`, as GitHub serves

@@ -1,9 +1,8 @@
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
-
-@testable import Processes
-@testable import Support
 
 /// What a program can make of the reports about it: the debugger that reads it for a crash
 /// report, the lines the report quotes, the text the log shows.

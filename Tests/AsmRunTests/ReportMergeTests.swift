@@ -1,8 +1,7 @@
 import Foundation
 import Glibc
+import Support
 import Testing
-
-@testable import Support
 
 /// `asmrun report merge`: the reports of a sharded run's jobs, made one, are the report of the
 /// unsharded run; reports that are not the shards of one run are refused with one line.

@@ -1,11 +1,11 @@
 import Foundation
+import Processes
+import Run
+import Support
 import Synchronization
 import Testing
 
-@testable import Processes
-@testable import Run
 @testable import Session
-@testable import Support
 
 /// `asmrun test --review` on real programs: the session runs, the review is walked with scripted
 /// keys, and the files the accepted cases changed are byte for byte what

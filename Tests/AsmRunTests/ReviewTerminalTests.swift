@@ -1,8 +1,7 @@
 import Foundation
 import Glibc
+import Support
 import Testing
-
-@testable import Support
 
 /// `asmrun test --review` as a user meets it: on a pseudo-terminal, keys typed once the prompt
 /// shows; refused without a terminal and with the options it cannot go with.

@@ -1,10 +1,9 @@
+import CLI
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
-
-@testable import CLI
-@testable import Processes
-@testable import Support
 
 /// `asmrun FILE.asm` end to end: the built binary really assembles, links and runs the samples,
 /// natively and under qemu; stdout, stderr and the exit status are checked together.

@@ -1,9 +1,8 @@
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
-
-@testable import Processes
-@testable import Support
 
 /// `asmrun FILE.asm` and signals, end to end with the built binary: Ctrl-C while it builds, and
 /// the dispositions the programs it runs start with.

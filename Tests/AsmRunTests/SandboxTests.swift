@@ -1,8 +1,7 @@
 import Foundation
 import Glibc
+import Processes
 import Testing
-
-@testable import Processes
 
 /// The attacks of `Tests/Hostile/attack_*.asm`, each aimed at something outside its case (a
 /// folder outside every case, a listening Unix socket in /tmp, a SysV message queue and a process

@@ -1,9 +1,8 @@
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
-
-@testable import Processes
-@testable import Support
 
 /// Issue 30, item 6: one case wrote 916 MB into the RAM-backed scratch (/dev/shm) with the
 /// default limits, 64 MiB per file, as many files as it liked. Each worker's folder is now a

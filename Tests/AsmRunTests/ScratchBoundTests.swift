@@ -1,9 +1,8 @@
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
-
-@testable import Processes
-@testable import Support
 
 /// Issue 30: where no warden's tmpfs of `--scratch-limit` bytes holds a case's folder (no mount
 /// namespaces, `--no-isolation`, `ASMRUN_WARDENS=0`), a case could write a file as large as its

@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
+import Support
 import Testing
 
 @testable import Source
-@testable import Support
 
 @Suite struct SourceFileTests {
     @Test func detectsBitnessAndEntryPoints() throws {

@@ -1,9 +1,9 @@
 import Foundation
+import Source
+import Support
 import Testing
 
 @testable import Build
-@testable import Source
-@testable import Support
 
 /// A C file of a program's folder is compiled so that `__FILE__` is its path inside that folder,
 /// whichever folder asmrun runs from (issue 33, item 8).

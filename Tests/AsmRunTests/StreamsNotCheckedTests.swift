@@ -1,7 +1,6 @@
 import Foundation
+import Support
 import Testing
-
-@testable import Support
 
 /// `stdout: any` / `stderr: any`: a test driver is judged by its status alone, and when that
 /// fails, what it printed is shown (issue 33, item 3).

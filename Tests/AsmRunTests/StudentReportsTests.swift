@@ -1,8 +1,8 @@
+import Support
 import Testing
 
 @testable import Compare
 @testable import Report
-@testable import Support
 
 /// The pieces of what students read, without running anything: grading-machine paths taken out,
 /// gradebook fields, report file names, and `stdout: any` read and written back.

@@ -1,9 +1,9 @@
 import Foundation
+import Support
 import Testing
 
 @testable import Source
 @testable import Suite
-@testable import Support
 
 /// The rules grading applies to a submission, without running anything: which of its programs
 /// is graded as which reference program, which files it may be built from, and which of its

@@ -1,9 +1,9 @@
+import Build
+import CLI
 import Foundation
+import Processes
 import Testing
 
-@testable import Build
-@testable import CLI
-@testable import Processes
 @testable import Support
 
 extension Tag {

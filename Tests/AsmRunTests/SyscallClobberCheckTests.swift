@@ -1,7 +1,7 @@
+import Support
 import Testing
 
 @testable import Source
-@testable import Support
 
 /// The syscall check on small programs: each read of rcx or r11 after a syscall is found at its
 /// line, and code that writes them first (or saves them around the syscall) is left alone.

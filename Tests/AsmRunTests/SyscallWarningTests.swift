@@ -1,8 +1,7 @@
 import Foundation
+import Source
+import Support
 import Testing
-
-@testable import Source
-@testable import Support
 
 /// The syscall check on whole programs read from files: includes resolved as the build resolves
 /// them, and silence on every sample of the repository.

@@ -1,9 +1,8 @@
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
-
-@testable import Processes
-@testable import Support
 
 /// A case reaching for the terminal asmrun runs in: `attack_tty` writes a forged verdict line to
 /// /dev/tty and pushes a command into the terminal's input with TIOCSTI, and its second case

@@ -1,10 +1,10 @@
 import Foundation
+import Processes
+import Run
+import Session
 import Synchronization
 import Testing
 
-@testable import Processes
-@testable import Run
-@testable import Session
 @testable import Support
 
 /// A front end other than the command line (a watch mode, an editor) drives `TestSession` with a

@@ -1,8 +1,7 @@
 import Foundation
+import Processes
+import Support
 import Testing
-
-@testable import Processes
-@testable import Support
 
 /// 32-bit code as courses and books write it, without `bits 32` and with nothing nasm rejects as
 /// 64-bit: cdecl functions reading their arguments at `[esp+4]`, arguments pushed and popped with

@@ -1,7 +1,6 @@
 import Foundation
+import Support
 import Testing
-
-@testable import Support
 
 /// `asmrun trace` with the real tools: natively (ptrace), under qemu on this machine, and as on an
 /// ARM host (qemu's gdbstub), for elf64 and elf32, `_start` and C `main`, stdin and runaway loops.

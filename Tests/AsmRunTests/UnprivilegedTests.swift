@@ -1,9 +1,8 @@
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
-
-@testable import Processes
-@testable import Support
 
 /// The unprivileged path: asmrun run by `nobody` (root drops to it with setpriv). Here containment
 /// falls back to RLIMIT_NPROC, the child subreaper and, where the kernel allows, an unprivileged

@@ -1,7 +1,6 @@
 import Foundation
+import Support
 import Testing
-
-@testable import Support
 
 /// `--update` runs a new or changed case again and records what differs between runs as holes
 /// (issue 33, item 2): the time-stamp counter's expectation passes the next runs.

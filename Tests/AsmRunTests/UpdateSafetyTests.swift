@@ -1,10 +1,10 @@
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
 
 @testable import Compare
-@testable import Processes
-@testable import Support
 
 /// `--update` under faults: interrupts, concurrent runs, hand edits, read-only files, programs
 /// that do not build, symlinks. Nothing recorded is lost, nothing wrong is recorded.

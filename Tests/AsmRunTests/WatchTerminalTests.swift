@@ -1,10 +1,9 @@
+import CLI
 import Foundation
 import Glibc
+import Processes
+import Support
 import Testing
-
-@testable import CLI
-@testable import Processes
-@testable import Support
 
 /// `asmrun --watch` on a pseudo-terminal: a program that turned echo off and waits is ended by
 /// a second interrupt that comes while the first still stops the watch, and the terminal is

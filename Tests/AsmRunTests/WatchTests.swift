@@ -1,8 +1,7 @@
 import Foundation
 import Glibc
+import Support
 import Testing
-
-@testable import Support
 
 /// `--watch` end to end with the built binary: a save (in place, and by writing a temporary file
 /// and renaming it) starts the second run, which shows the change and runs only what it touches;

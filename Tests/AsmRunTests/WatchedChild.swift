@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
-
-@testable import Support
+import Support
 
 /// `asmrun … --watch` started as a child, its standard output and error on one pipe read as they
 /// come: a test reads until the text it expects (never sleeping), edits a file, reads on, and

@@ -1,9 +1,9 @@
+import Processes
+import Support
 import Synchronization
 import Testing
 
-@testable import Processes
 @testable import Suite
-@testable import Support
 
 /// Workers keep to a processor of their own when there are no more workers than processors.
 @Suite struct WorkPoolTests {

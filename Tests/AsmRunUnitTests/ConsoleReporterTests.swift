@@ -1,8 +1,8 @@
 import AsmRunTestSupport
+import Report
+import Suite
 import Testing
 
-@testable import Report
-@testable import Suite
 @testable import Support
 
 /// The console reporter on a buffering console: what each verdict prints, the summary, notes.

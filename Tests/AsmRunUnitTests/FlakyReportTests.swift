@@ -1,11 +1,11 @@
 import AsmRunTestSupport
+import Compare
 import Foundation
+import Processes
+import Suite
 import Testing
 
-@testable import Compare
-@testable import Processes
 @testable import Report
-@testable import Suite
 @testable import Support
 
 /// `--retries` in every report: a case that passed on a retry is FLAKY (never a pass) with its

@@ -1,6 +1,5 @@
+import Support
 import Testing
-
-@testable import Support
 
 /// The one hex reader (binfmt magic, `\xNN` escapes, JSON's `\uNNNN`).
 struct HexDigitsTests {

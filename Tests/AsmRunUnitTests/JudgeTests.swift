@@ -1,8 +1,7 @@
+import Compare
+import Processes
+import Support
 import Testing
-
-@testable import Compare
-@testable import Processes
-@testable import Support
 
 /// The judge alone: an observation against a case, no process.
 struct JudgeTests {

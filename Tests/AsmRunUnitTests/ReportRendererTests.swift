@@ -1,10 +1,10 @@
 import AsmRunTestSupport
 import Foundation
+import Report
+import Support
 import Testing
 
-@testable import Report
 @testable import Suite
-@testable import Support
 
 /// The report renderers on hand-made reports: JSON, JUnit, Gradescope and the step summary.
 struct ReportRendererTests {

@@ -1,11 +1,10 @@
 import AsmRunTestSupport
+import Compare
+import Run
+import Source
+import Suite
+import Support
 import Testing
-
-@testable import Compare
-@testable import Run
-@testable import Source
-@testable import Suite
-@testable import Support
 
 /// `--retries` with fake stages: a case that fails once and then passes is FLAKY, never a pass;
 /// one that fails every time keeps its first failure and lists the retries; a build failure is

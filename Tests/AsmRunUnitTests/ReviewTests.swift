@@ -1,10 +1,10 @@
 import AsmRunTestSupport
+import Compare
+import Suite
 import Synchronization
 import Testing
 
-@testable import Compare
 @testable import Session
-@testable import Suite
 @testable import Support
 
 /// `asmrun test --review` walked with scripted keys and a recorder that only notes what it is

@@ -1,8 +1,8 @@
 import Glibc
+import Support
 import Testing
 
 @testable import Session
-@testable import Support
 
 /// Run mode's watch after the kernel lost events (`FileWatcher.Change.overflowed`): the program
 /// restarts only when one of its files changed since the wait started, not for files written

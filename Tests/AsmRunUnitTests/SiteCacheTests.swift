@@ -1,8 +1,8 @@
 import Glibc
+import Support
 import Testing
 
 @testable import Run
-@testable import Support
 
 /// The ABI checks' sites read once a build (`SiteCache`, `AbiProbe.key`): a failed read is not
 /// kept, and a case whose debug build was there does not get the sites read without it.

@@ -1,12 +1,11 @@
 import AsmRunTestSupport
+import Compare
+import Run
+import Source
+import Suite
+import Support
 import Synchronization
 import Testing
-
-@testable import Compare
-@testable import Run
-@testable import Source
-@testable import Suite
-@testable import Support
 
 /// The scheduler with fake stages: order, failures, fail-fast, running again; no process.
 struct SuiteRunnerTests {

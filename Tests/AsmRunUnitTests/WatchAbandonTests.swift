@@ -1,9 +1,9 @@
+import Processes
+import Support
 import Synchronization
 import Testing
 
-@testable import Processes
 @testable import Session
-@testable import Support
 
 /// The watch's wiring of a second interrupt (`RunWatch.onInterrupt`): the first ends the watch,
 /// one that comes while it still ends is handed to `abandon` (`Context.abandon`, the front end's

@@ -1,9 +1,9 @@
 import Glibc
+import Suite
+import Support
 import Testing
 
 @testable import Session
-@testable import Suite
-@testable import Support
 
 /// What a watch mode watches and what a save touches (`WatchSet`), and what the inputs of a
 /// program loaded from disk are.
