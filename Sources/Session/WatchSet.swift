@@ -68,7 +68,7 @@ package struct WatchSet: Sendable, Equatable {
     /// Whether a save of `path` can matter: a file some program reads, or a file or folder that
     /// may make a new program. (A report written into a watched folder does not.)
     func isRelevant(_ path: String) -> Bool {
-        readers[path] != nil || owners[PathName.directory(of: path)] != nil || mayBeProgram(path)
+        readers[path] != nil || owner(ofNewPart: path) != nil || mayBeProgram(path)
     }
 
     /// The programs that read what changed, and whether a new program may have appeared.
@@ -77,13 +77,27 @@ package struct WatchSet: Sendable, Equatable {
         for path in changed {
             if let users = readers[path] {
                 affected.programs.formUnion(users)
-            } else if let owner = owners[PathName.directory(of: path)] {
+            } else if let owner = owner(ofNewPart: path) {
                 affected.programs.insert(owner)
             } else if mayBeProgram(path) {
                 affected.newPrograms = true
             }
         }
         return affected
+    }
+
+    /// The folder program whose folder `path` is in, when `path` may be a new part of it: a
+    /// source or a C header, not a file the program writes (which would restart it without
+    /// end) nor an editor's swap or backup file.
+    private func owner(ofNewPart path: String) -> String? {
+        guard let owner = owners[PathName.directory(of: path)] else { return nil }
+        let name = PathName.lastComponent(of: path)
+        guard !name.hasPrefix(".") else { return nil }
+        switch Source.Program.SourceKind(path: name) {
+        case .assembly, .c: return owner
+        case .prebuilt: return nil
+        case nil: return PathName.pathExtension(of: name).lowercased() == "h" ? owner : nil
+        }
     }
 
     private func mayBeProgram(_ path: String) -> Bool {

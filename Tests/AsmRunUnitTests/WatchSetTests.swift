@@ -31,9 +31,21 @@ struct WatchSetTests {
         #expect(set.affected(by: ["/w/d/hello.expect", "/w/d/leap/leap.asm"]).programs == ["d/hello.asm", "d/leap"])
     }
 
-    @Test func aNewFileInAFolderProgramIsItsOwn() {
-        #expect(set.isRelevant("/w/d/leap/driver.c"))
-        #expect(set.affected(by: ["/w/d/leap/driver.c"]) == .init(programs: ["d/leap"]))
+    @Test func aNewSourceOrHeaderInAFolderProgramIsItsOwn() {
+        for path in ["/w/d/leap/driver.c", "/w/d/leap/more.nasm", "/w/d/leap/driver.h"] {
+            #expect(set.isRelevant(path), "\(path)")
+            #expect(set.affected(by: [path]) == .init(programs: ["d/leap"]), "\(path)")
+        }
+    }
+
+    /// What a folder program writes into its folder does not run it again (run mode would
+    /// restart it without end), nor does an editor's swap file or `vim`'s write test.
+    @Test func anyOtherNewFileInAFolderProgramIsNot() {
+        for path in ["/w/d/leap/out.txt", "/w/d/leap/leap.o", "/w/d/leap/.leap.asm.swp", "/w/d/leap/4913", "/w/d/leap/leap.asm~"] {
+            #expect(!set.isRelevant(path), "\(path)")
+            #expect(set.affected(by: [path]).isEmpty, "\(path)")
+            #expect(!RunWatch.touchesProgram([path], set), "\(path)")
+        }
     }
 
     /// Run mode: only the program's own files restart it, not a new program beside it (a
