@@ -15,9 +15,11 @@ import Processes
 /// accounting, the clock, perf events, userfaultfd, io_uring (its operations bypass seccomp),
 /// and file handles (open_by_handle_at reaches files outside any mount). Native and 32-bit x86
 /// programs are filtered alike; a system call of any other architecture, x32 included (system
-/// call numbers with bit 30 set, on x86_64), kills the process: a third copy of every rule for
-/// an ABI no test program uses made the filter half as long again, and every install pays for its
-/// length when the kernel compiles it.
+/// call numbers with bit 30 set, on x86_64), answers ENOSYS without running, as the hardware's
+/// kernel does for such a number where x32 is off (Debian's default): `mov al, 60` after a
+/// negative rax makes one, and the program goes on. A third copy of every rule for an ABI no
+/// test program uses made the filter half as long again, and every install pays for its length
+/// when the kernel compiles it.
 extension SeccompFilter {
     /// Calls refused by name; a name this libseccomp or architecture does not know is skipped.
     static let refused = [
@@ -40,7 +42,7 @@ extension SeccompFilter {
                 if code != 0 && code != -EEXIST { return .failure(SeccompUnavailable("adding an architecture", code)) }
             }
         #endif
-        _ = seccomp_attr_set(context, SCMP_FLTATR_ACT_BADARCH, UInt32(truncatingIfNeeded: SCMP_ACT_KILL_PROCESS))
+        _ = seccomp_attr_set(context, SCMP_FLTATR_ACT_BADARCH, errnoAction(ENOSYS))
         // A binary tree over the call numbers instead of one test after another: the kernel runs
         // the filter for every call number of both architectures when a case installs it (its
         // allow cache), and that took 118 µs per case against 44 µs with the tree.

@@ -20,7 +20,7 @@ struct SandboxTests {
         ("attack_msgqueue", [("default", "{queue}", "queue: untouched\n")]),
         ("attack_caps", [("default", "", "hostname: refused\nchown: refused\nsecurebits: locked\nno_new_privs: set\n")]),
         ("attack_memory", [("default", "", "maps: refused\nmem: refused\n")]),
-        ("attack_x32", [("default", "", "x32: killed\n")]),
+        ("attack_x32", [("default", "", "x32: refused\n")]),
         ("attack_forks", [("default", "", "forks: limited\n")]),
         ("attack_socket", [("default", "{socket}", "socket: unreachable\n")]),
         ("attack_kill_parent", [("default", "", "")]),

@@ -1,7 +1,7 @@
 ; A child writes through the x32 ABI (system call numbers with bit 30 set), for which the filter
-; has no rules of its own. Contained: the write never happens. Natively the filter kills the
-; child ("x32: killed", SIGSYS; a kernel without x32 would only refuse it); under qemu the
-; emulator answers ENOSYS ("x32: refused").
+; has no rules of its own. Contained: the write never happens. Natively the filter answers
+; ENOSYS, as a kernel with x32 off does ("x32: refused"); under qemu the emulator answers ENOSYS
+; itself. A kill ("x32: killed", SIGSYS) would be contained too, but is not what hardware does.
 %include "attack.inc"
 section .data
 escaped: db "x32: written by the child", 10
