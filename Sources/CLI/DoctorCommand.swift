@@ -115,13 +115,21 @@ struct DoctorCommand: Sendable {
         for (format, mode) in [(ObjectFormat.elf64, LinkMode.ld), (.elf32, .ld), (.elf64, .cc)] {
             do {
                 let linker = mode == .cc ? try toolchain.compilerDriver(for: format) : try toolchain.linker(for: format)
-                lines.append("  \(format.rawValue) \(mode.rawValue): \(linker)")
+                lines.append("  \(format.rawValue) \(mode.rawValue): \(linker)\(Self.fallbackNote(linker))")
             } catch {
                 lines.append("  \(format.rawValue) \(mode.rawValue): \(error)")
                 missing.append("\(error)")
             }
         }
         return (lines, missing)
+    }
+
+    /// What the `ld.lld` fallback changes (Documentation/running.md): the classic build is GNU ld's.
+    static func fallbackNote(_ linker: String) -> String {
+        guard PathName.lastComponent(of: linker).hasPrefix("ld.lld") else { return "" }
+        return " (the fallback: it lays programs out otherwise than GNU ld, so a program reading past its data or"
+            + " running code on a 32-bit stack may behave otherwise than in the classic build; install GNU ld for x86:"
+            + " apt-get install binutils-x86-64-linux-gnu)"
     }
 
     private func containmentLines() -> [String] {

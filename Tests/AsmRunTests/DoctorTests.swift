@@ -62,6 +62,19 @@ import Testing
         #expect(binfmt.status == 1)
     }
 
+    /// An ARM host without the x86 GNU ld links with ld.lld, whose programs can behave otherwise.
+    @Test func theLldFallbackIsNamedAsOne() throws {
+        let unmounted = try FakeBinfmt(status: nil, entries: [:])
+        defer { unmounted.remove() }
+        let arm = ["ASMRUN_HOST_ARCH": "aarch64", "ASMRUN_BINFMT_MISC_DIR": unmounted.folder]
+        let lld = try doctor(tools: ["nasm", "ld.lld", "qemu-x86_64", "qemu-i386"], environment: arm)
+        #expect(lld.output.contains("/ld.lld (the fallback: it lays programs out otherwise than GNU ld"), "\(lld.output)")
+        #expect(lld.output.contains("apt-get install binutils-x86-64-linux-gnu)\n"), "\(lld.output)")
+        let gnu = try doctor(tools: ["nasm", "x86_64-linux-gnu-ld", "ld.lld", "qemu-x86_64", "qemu-i386"], environment: arm)
+        #expect(gnu.output.contains("/x86_64-linux-gnu-ld\n"), "\(gnu.output)")
+        #expect(!gnu.output.contains("the fallback"), "\(gnu.output)")
+    }
+
     @Test func binfmtReportShowsEachX86Handler() throws {
         let unmounted = try FakeBinfmt(status: nil, entries: [:])
         defer { unmounted.remove() }
