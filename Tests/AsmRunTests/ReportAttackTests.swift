@@ -73,9 +73,10 @@ struct ReportAttackTests {
     }
 
     /// A `.expect` file, a `.files` folder or a file in it that is a symbolic link out of the
-    /// program's folder: its target never reaches the log, the reports or the case.
-    @Test(arguments: ["expect", "files folder", "files entry"])
-    func linksOutOfTheProgramsFolderAreRefused(link: String) throws {
+    /// program's folder: its target never reaches the log, the reports or the case, also when
+    /// the program is in the working directory (`asmrun test .`, whose folder is named "").
+    @Test(arguments: ["expect", "files folder", "files entry"], [false, true])
+    func linksOutOfTheProgramsFolderAreRefused(link: String, fromInside: Bool) throws {
         let work = try Fixture.visibleDirectory()
         defer { Files.removeTree(work) }
         let secret = work + "/elsewhere/secret"
@@ -105,14 +106,15 @@ struct ReportAttackTests {
         let report = work + "/r.json"
         let junit = work + "/r.xml"
         let run = try Fixture.asmrun(
-            ["test", suite, "--runner", Fixture.runner, "--no-cache", "--json", report, "--junit", junit, "-v"])
+            ["test", fromInside ? "." : suite, "--runner", Fixture.runner, "--no-cache", "--json", report, "--junit", junit, "-v"],
+            in: suite)
         #expect(run.status == .exited(1))
         let all =
             run.stdout + run.stderr + (try String(contentsOfFile: report, encoding: .utf8))
             + (try String(contentsOfFile: junit, encoding: .utf8))
         #expect(!all.contains("TOP SECRET"), "\(all)")
         #expect(run.stdout.contains("is a symbolic link out of the program's folder"), "\(run.stdout)")
-        #expect(run.stdout.contains("PASS  \(suite)/hello.asm:default"), "\(run.stdout)")
+        #expect(run.stdout.contains("PASS  \(fromInside ? "" : suite + "/")hello.asm:default"), "\(run.stdout)")
     }
 
     /// Lines a program and its build put into the log: nasm's `%warning` and `%error` with `\n`
