@@ -556,7 +556,7 @@ int asmrun_set_dumpable(int dumpable) {
 }
 
 static volatile int interrupt_fd = -1;
-static struct sigaction saved_interrupt, saved_terminate;
+static struct sigaction saved_interrupt, saved_terminate, saved_quit;
 
 static void on_interrupt(int sig) {
     int saved = errno;
@@ -572,18 +572,23 @@ int asmrun_catch_interrupts(int notify_fd) {
     action.sa_handler = on_interrupt;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
-    if (sigaction(SIGINT, &action, &saved_interrupt) != 0 || sigaction(SIGTERM, &action, &saved_terminate) != 0)
+    /* Ctrl-\ (SIGQUIT) too: left to its default, or to the Swift runtime's backtrace, it
+       would dump a core or a stack trace mid-run rather than end the run as an interrupt. */
+    if (sigaction(SIGINT, &action, &saved_interrupt) != 0 || sigaction(SIGTERM, &action, &saved_terminate) != 0
+        || sigaction(SIGQUIT, &action, &saved_quit) != 0)
         return -1;
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGQUIT);
     return pthread_sigmask(SIG_UNBLOCK, &set, NULL) == 0 ? 0 : -1;
 }
 
 void asmrun_release_interrupts(void) {
     sigaction(SIGINT, &saved_interrupt, NULL);
     sigaction(SIGTERM, &saved_terminate, NULL);
+    sigaction(SIGQUIT, &saved_quit, NULL);
     interrupt_fd = -1;
 }
 

@@ -21,7 +21,8 @@ struct UpdateSafetyTests {
         return files
     }
 
-    @Test(arguments: [SIGINT, SIGTERM])
+    /// Ctrl-C, SIGTERM, and Ctrl-\ (SIGQUIT), which the Swift runtime would take for a crash.
+    @Test(arguments: [SIGINT, SIGTERM, SIGQUIT])
     func anInterruptedUpdateRecordsNothing(signal: Int32) throws {
         let suite = try Fixture.temporaryDirectory()
         defer { Files.removeTree(suite) }

@@ -209,12 +209,12 @@ int asmrun_make_view_from_template(int template_fd, int user_fd, int host_fd, co
 /// cloned from for asmrun_make_view_from_template without root. 0 or an errno.
 int asmrun_copy_host_mounts(int user_fd, int *mnt_fd, const char **step);
 
-/// Catches SIGINT and SIGTERM with a handler that writes the signal number as one byte to
-/// `notify_fd` (async-signal-safe), and unblocks both in the calling thread; the previous
+/// Catches SIGINT, SIGTERM and SIGQUIT with a handler that writes the signal number as one byte to
+/// `notify_fd` (async-signal-safe), and unblocks them in the calling thread; the previous
 /// actions are saved. Returns 0 or -1.
 int asmrun_catch_interrupts(int notify_fd);
 
-/// Restores the actions SIGINT and SIGTERM had before `asmrun_catch_interrupts`.
+/// Restores the actions SIGINT, SIGTERM and SIGQUIT had before `asmrun_catch_interrupts`.
 void asmrun_release_interrupts(void);
 
 /// Sets or clears this process as the reaper of orphaned descendants (PR_SET_CHILD_SUBREAPER).
