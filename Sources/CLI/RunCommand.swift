@@ -93,7 +93,7 @@ struct RunCommand: Sendable {
                 cpu: program.settings.qemuCPU)
             if artifact.dynamic, let problem = runner.libcProblem(program: program.path) { throw problem }
             if let output = options.output {
-                try refuseInput(output, program, headers: artifact.headers)
+                try Self.refuseInput(output, option: "-o", replacing: "the executable", program, headers: artifact.headers)
                 AtomicFile.removeAbandoned(besides: output)
                 try ExecutableFile.copy(artifact.executable, to: output, length: artifact.length)
             }
@@ -258,16 +258,19 @@ struct RunCommand: Sendable {
 
     /// `-o` must not replace a file the build reads: a source (`-o hello.asm`), an include or a
     /// C header.
-    private func refuseInput(_ output: String, _ program: Program, headers: [String]) throws {
+    /// Refuses an `option` path (`-o`, trace's `--json`) that names a file the program reads:
+    /// what it writes (`replacing`) would take its place.
+    static func refuseInput(_ output: String, option: String, replacing: String, _ program: Program, headers: [String]) throws {
         let included = program.dependencies.values.flatMap { $0.compactMap(\.path) } + headers
         for input in program.files + included where Files.sameFile(output, input) {
             let what =
                 input == program.main.path
                 ? "the program's source"
                 : program.files.contains(input) ? "a source of the program (\(input))" : "a file the program includes (\(input))"
+            let suggestion = option == "-o" ? BuildPlan.operand(program.name) : program.name + ".json"
             throw UsageError(
-                "-o \(output) names \(what); the executable would replace it",
-                fix: "choose another path, such as -o \(BuildPlan.operand(program.name))")
+                "\(option) \(output.displayEscaped) names \(what); \(replacing) would replace it",
+                fix: "choose another path, such as \(option) \(suggestion)")
         }
     }
 

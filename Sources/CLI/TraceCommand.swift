@@ -48,6 +48,9 @@ struct TraceCommand {
     }
 
     private func trace(_ run: CrashProbe.Run, _ prepared: RunCommand.Prepared, session: TraceSession, folder: String) throws -> Int32 {
+        if let json {
+            try RunCommand.refuseInput(json, option: "--json", replacing: "the trace", prepared.program, headers: prepared.artifact.headers)
+        }
         let main = prepared.program.filesAndIncludes.first ?? options.source
         let thirtyTwoBit = prepared.artifact.format == .elf32
         var entries: [TraceEntry] = []

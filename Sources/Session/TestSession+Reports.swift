@@ -4,6 +4,36 @@ import Suite
 import Support
 
 extension TestSession {
+    /// Refuses, before anything runs, a report path that another report names too, or that
+    /// names a file the run reads (a source, an `.expect` file, a file a source includes): the
+    /// report would replace it, as `-o` would (`BadInputTests`).
+    func refuseReportsOverInputs(_ suite: TestSuite) throws {
+        let named: [(String, String?)] = [
+            ("--junit", plan.junitPath), ("--json", plan.jsonPath), ("--gradescope", plan.gradescopePath), ("--csv", plan.csvPath),
+        ]
+        let reports = named.compactMap { option, path in path.map { (option: option, path: $0, key: WatchSet.canonical($0) ?? $0) } }
+        for (index, report) in reports.enumerated() {
+            if let other = reports[..<index].first(where: { $0.key == report.key }) {
+                throw UsageError(
+                    "\(report.option) \(report.path.displayEscaped) names the file \(other.option) writes too",
+                    fix: "give each report a path of its own")
+            }
+        }
+        guard !reports.isEmpty else { return }
+        for program in suite.programs {
+            for input in WatchSet.Program(program).inputs {
+                guard let report = reports.first(where: { $0.key == input }) else { continue }
+                throw UsageError(
+                    "\(report.option) \(report.path.displayEscaped) names \(input.displayEscaped), which the run reads; the report would replace it",
+                    fix: "choose another path, such as \(report.option) \(Self.reportSuggestion[report.option] ?? "report")")
+            }
+        }
+    }
+
+    private static let reportSuggestion = [
+        "--junit": "junit.xml", "--json": "report.json", "--gradescope": "results.json", "--csv": "grades.csv",
+    ]
+
     /// Cases not shown yet, the reports, the scores and the step summary on GitHub; the front
     /// end prints the summary.
     func finish(

@@ -76,7 +76,10 @@ package struct TestSession: Sendable {
         guard let (suite, ahead, loading) = try loadBuildingAhead(store: store, toolchain: toolchain, watched: watched) else { return nil }
         defer { ahead.close() }
         let runners: [ObjectFormat: [Runner]]
-        do { runners = try resolveRunners(for: suite.programs, toolchain: toolchain) } catch {
+        do {
+            try refuseReportsOverInputs(suite)
+            runners = try resolveRunners(for: suite.programs, toolchain: toolchain)
+        } catch {
             _ = loading.stop()
             throw error
         }

@@ -107,6 +107,33 @@ struct BadInputTests {
         #expect(try String(contentsOfFile: directory + "/inc/data.inc", encoding: .utf8) == "; nothing but a comment\n")
     }
 
+    /// A report's path, like `-o`, may not name a file the run reads, nor another report's.
+    @Test func aReportThatNamesAnInputIsRefused() throws {
+        let directory = try Fixture.folder([
+            "hello.asm": "%include \"data.inc\"\n" + Fixture.corpusHello, "data.inc": "; a comment\n",
+            "hello.expect": "[case default]\nstdout:\n| Hello, World!\n",
+        ])
+        defer { Files.removeTree(directory) }
+        let contents = { try Files.list(directory).sorted().map { try Files.read(directory + "/" + $0) } }
+        let before = try contents()
+        let refusals = [
+            (["--json", "hello.asm"], "--json hello.asm names \(directory)/hello.asm, which the run reads"),
+            (["--csv", "./hello.expect"], "--csv ./hello.expect names \(directory)/hello.expect, which the run reads"),
+            (["--junit", "data.inc"], "--junit data.inc names \(directory)/data.inc, which the run reads"),
+            (["--json", "r.json", "--gradescope", "./r.json"], "--gradescope ./r.json names the file --json writes too"),
+        ]
+        for (options, message) in refusals {
+            let result = try Fixture.asmrun(["test", "."] + options + ["--runner", Fixture.runner], in: directory)
+            #expect(result.status == .exited(2), "\(options)")
+            #expect(result.stderr.contains("asmrun: " + message), "\(result.stderr)")
+            #expect(result.stdout.isEmpty, "nothing ran: \(result.stdout)")
+        }
+        let trace = try Fixture.asmrun(["trace", "hello.asm", "--json", "data.inc", "--runner", Fixture.runner], in: directory)
+        #expect(trace.status == .exited(125))
+        #expect(trace.stderr.contains("asmrun: --json data.inc names a file the program includes"), "\(trace.stderr)")
+        #expect(try contents() == before, "no file was replaced or added")
+    }
+
     @Test func dashOThatNamesACHeaderIsRefused() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
