@@ -154,6 +154,20 @@ struct GradingAttackTests {
         #expect(!graded.stdout.contains(":default"), "\(graded)")
     }
 
+    /// `--no-isolation` (for a host that cannot isolate cases) lets a case write wherever the
+    /// grader can, the reference included: accepted, since it is the grader's choice, with a
+    /// warning that says so.
+    @Test func gradingWithoutIsolationWarnsOnce() throws {
+        let room = try Classroom()
+        defer { room.remove() }
+        try room.write(Classroom.count, to: "subs/alice/count.asm")
+        let graded = try room.grade(["alice"], ["--no-isolation"])
+        #expect(graded.score("alice")! == (3, 3), "\(graded)")
+        let warnings = graded.stderr.split(separator: "\n").filter { $0.contains("--no-isolation with --reference") }
+        #expect(warnings.count == 1 && warnings.first?.contains("may write wherever you can") == true, "\(graded)")
+        #expect(try room.grade(["alice"]).stderr.isEmpty)
+    }
+
     /// `--untrusted`: a stranger's pull request gets the same rules without a reference.
     @Test func untrustedProgramsFollowTheSameRulesWithoutAReference() throws {
         let room = try Classroom()
