@@ -47,14 +47,18 @@ package struct BuildFailure: AsmRunError, Equatable {
     /// nasm rejected the code as 64-bit: the one failure asmrun retries, as 32-bit code.
     var rejects64BitCode: Bool { stage == .assemble && output.contains("not supported in 64-bit mode") }
 
-    /// What to do when a tool ran into one of the build's limits (`Builder.limits`).
-    static func limitHint(_ termination: Termination, output: String) -> String? {
+    /// What to do when a tool ran into one of the build's limits (`Builder.limits`). The CPU
+    /// limit's soft and hard values are one, so the kernel ends the tool with SIGKILL, not
+    /// SIGXCPU: a SIGKILL after at least that many seconds (`duration`, wall time, which a
+    /// single-threaded tool's CPU time does not exceed) is that limit.
+    static func limitHint(_ termination: Termination, output: String, duration: Double = 0) -> String? {
         let size = "\(Builder.limits.fileSize! >> 20) MiB"
         if termination == .signaled(SIGXFSZ) || output.contains("File too large") {
             return "the build wrote more than the \(size) a build may write; a `times` or `incbin` that large is almost always a mistake"
         }
-        if termination == .timedOut || termination == .signaled(SIGXCPU) {
-            let cpu = Builder.limits.cpuSeconds!
+        let cpu = Builder.limits.cpuSeconds!
+        let cpuLimit = termination == .signaled(SIGKILL) && duration >= Double(cpu) - 0.5
+        if termination == .timedOut || termination == .signaled(SIGXCPU) || cpuLimit {
             return
                 "the tool ran past the build's limit (\(Int(Builder.timeout)) s, \(cpu) s of CPU); look for a `%rep` or macro that never ends"
         }

@@ -65,6 +65,6 @@ struct Builder: Sendable {
         if shown != source { output = output.replacing(source, with: shown) }
         throw BuildFailure(
             source: source, stage: stage, output: output,
-            hint: BuildFailure.limitHint(result.termination, output: output) ?? hint(output))
+            hint: BuildFailure.limitHint(result.termination, output: output, duration: result.duration) ?? hint(output))
     }
 }

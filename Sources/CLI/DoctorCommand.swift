@@ -39,7 +39,8 @@ struct DoctorCommand: Sendable {
         missing += runners.missing + build.missing
         lines.append(missing.isEmpty ? "ready: asmrun can build and run programs here" : "not ready:")
         lines += missing.map { "  \($0)" }
-        context.console.write(lines.joined(separator: "\n") + "\n")
+        // Tool paths and their version lines are the host's text: each stays one plain line.
+        context.console.write(lines.map(DisplayText.escape).joined(separator: "\n") + "\n")
         return ExitStatus.doctor(ready: missing.isEmpty)
     }
 

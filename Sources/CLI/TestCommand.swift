@@ -11,6 +11,11 @@ enum TestCommand {
     static func main(_ arguments: [String], context: Context) -> Int32 {
         AsmRun.subcommand(arguments, help: Usage.test, failing: .test, context: context) {
             let plan = try TestPlan(parsing: arguments)
+            if !plan.isolate && (plan.referencePath != nil || plan.untrusted) {
+                context.diagnostics.warning(
+                    "--no-isolation with \(plan.untrusted ? "--untrusted" : "--reference"): a submission's cases may write "
+                        + "wherever you can (the reference, other submissions, their results); grade in a throwaway copy or container")
+            }
             if plan.watch { return watch(TestWatch(plan: plan, context: context)) }
             return execute(TestSession(plan: plan, context: context))
         }

@@ -99,16 +99,20 @@ package final class ConsoleReporter: Sendable {
     package func finish(complete: Bool, seconds: Double, reason: String? = nil, extra: [String] = []) {
         state.withLock { state in
             clearProgress(&state.progressShown)
-            var lines = extra
+            // The scores' and warnings' names are a submission's folder names: each line stays
+            // one line (escaping again is harmless), and under GitHub Actions the block is fenced
+            // as case lines are, since the runner obeys `::name` after a line's leading blanks.
+            var lines = extra.map(DisplayText.escape)
             if !complete {
                 let missing = total - state.done
                 let counted = missing > 0 ? " (\(missing) of \(total) did not run)" : ""
-                lines.append("run incomplete: not every case ran" + counted + (reason.map { ": " + $0 } ?? ""))
+                lines.append("run incomplete: not every case ran" + counted + (reason.map { ": " + DisplayText.escape($0) } ?? ""))
             }
             if let detail = state.tally.detailLine { lines.append(detail) }
             lines.append("time: \(String(format: "%.2f", seconds)) s")
             lines.append(state.tally.summaryLine)
-            console.write(lines.joined(separator: "\n") + "\n")
+            let text = lines.joined(separator: "\n") + "\n"
+            console.write(githubActions ? LogText.fenced(text, token: commandToken) : text)
         }
     }
 

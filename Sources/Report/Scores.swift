@@ -116,12 +116,14 @@ package struct Scores: Sendable {
 
     /// The console block: one line per path given, with the programs that lost points.
     package var lines: [String] {
-        let width = min(40, roots.map(\.path.count).max() ?? 0)
+        // Escaped like every case line: a folder named `x\n  subs/mallory  6/6` is one line.
+        let width = min(40, roots.map(\.path.displayEscaped.count).max() ?? 0)
         return ["scores:"]
             + roots.map { root in
-                let padded = root.path + String(repeating: " ", count: max(0, width - root.path.count))
+                let path = root.path.displayEscaped
+                let padded = path + String(repeating: " ", count: max(0, width - path.count))
                 let lost = root.programs.filter { $0.score < $0.maxScore }.map {
-                    "\($0.name) \(Self.format($0.score))/\(Self.format($0.maxScore))"
+                    "\($0.name.displayEscaped) \(Self.format($0.score))/\(Self.format($0.maxScore))"
                 }
                 let detail = lost.isEmpty || root.programs.count == 1 ? "" : "  (" + lost.joined(separator: ", ") + ")"
                 return "  \(padded)  \(Self.format(root.score))/\(Self.format(root.maxScore))\(detail)"

@@ -34,12 +34,18 @@ struct SourceScan {
 
     private let includesOnly: Bool
     /// The start of a line the previous chunk ended in.
-    private var carry: [UInt8] = []
+    var carry: [UInt8] = []
     var lineNumber = 0
-    private var atStart = true
+    var atStart = true
+    /// The last byte of the physical line so far, when it was carried from an earlier chunk.
+    var lastCarried: UInt8?
+    /// The previous chunk ended in CR: a LF first in this one is part of its line end.
+    var pendingCarriageReturn = false
+    /// Physical lines joined into the carried line by a `\` before their end.
+    var continuedLines = 0
 
     /// Lines longer than this are scanned by their first bytes only.
-    private static let maxLine = 1 << 20
+    static let maxLine = 1 << 20
 
     init(includesOnly: Bool = false) { self.includesOnly = includesOnly }
 
@@ -50,50 +56,7 @@ struct SourceScan {
         finish()
     }
 
-    /// Scans the next chunk of the text.
-    mutating func feed(_ chunk: UnsafeRawBufferPointer) {
-        let bytes = UnsafeBufferPointer(start: chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), count: chunk.count)
-        if atStart {
-            // The first three bytes may be a byte order mark, whatever the chunks.
-            carry += bytes
-            guard carry.count >= 3 else { return }
-            atStart = false
-            var head = carry
-            carry = []
-            if head.starts(with: [0xef, 0xbb, 0xbf]) { head.removeFirst(3) }
-            head.withUnsafeBytes { feed($0) }
-            return
-        }
-        var start = 0
-        while let newline = bytes[start...].firstIndex(of: ASCII.newline) {
-            if carry.isEmpty {
-                scanLine(UnsafeBufferPointer(rebasing: bytes[start..<newline]))
-            } else {
-                appendCarry(bytes[start..<newline])
-                let line = carry
-                carry = []
-                line.withUnsafeBufferPointer { scanLine($0) }
-            }
-            start = newline + 1
-        }
-        appendCarry(bytes[start...])
-    }
-
-    /// Scans the last line, which has no newline.
-    mutating func finish() {
-        if atStart && carry.starts(with: [0xef, 0xbb, 0xbf]) { carry.removeFirst(3) }
-        atStart = false
-        let line = carry
-        carry = []
-        line.withUnsafeBufferPointer { scanLine($0) }
-    }
-
-    private mutating func appendCarry(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
-        let room = Self.maxLine - carry.count
-        if room > 0 { carry += bytes.prefix(room) }
-    }
-
-    private mutating func scanLine(_ line: UnsafeBufferPointer<UInt8>) {
+    mutating func scanLine(_ line: UnsafeBufferPointer<UInt8>) {
         lineNumber += 1
         var start = 0
         var end = line.count

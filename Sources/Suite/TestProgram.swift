@@ -83,12 +83,24 @@ package struct TestProgram: Sendable {
             case .file(let file): program = try Program.load(file: file)
             case .folder(let folder): program = try Program.load(folder: folder)
             }
+        } catch {
+            keep(error)
+        }
+        // Read even when the program could not be: its cases (a reference's, with their
+        // points) are then each an error, so a source that fails to load does not shrink the
+        // maximum to one `default` case.
+        do {
             for path in [expectationPath, base + ".files"] { try Self.refuseEscapingLink(path) }
             if let file = try ExpectationFile.load(expectationPath) { expectations = file }
         } catch {
-            problem = "\(error)"
-            problemLocation = (error as? any AsmRunError)?.location
+            if problem == nil { keep(error) }
         }
+    }
+
+    /// Keeps `error` as the reason the program cannot run.
+    private mutating func keep(_ error: any Error) {
+        problem = "\(error)"
+        problemLocation = (error as? any AsmRunError)?.location
     }
 
     /// A program block of the Markdown file at `path` (`documentPrograms` fills it in).

@@ -60,6 +60,10 @@ struct BuildAttackTests {
     static let outside: [(lines: String, line: Int)] = [
         ("%include \"../outside/secret.inc\"\n", 6),
         ("incbin \"../outside/secret.txt\"\n", 6),
+        // nasm joins a line ending in `\` to the next, and ends one at a lone CR (line 7, as nasm counts).
+        ("inc\\\nbin \"../outside/secret.txt\"\n", 6),
+        ("%\\\ninclude \"../outside/secret.inc\"\n", 6),
+        ("db 0\r%include \"../outside/secret.inc\"\n", 7),
         ("; asmrun: include ../outside\n%include \"secret.inc\"\n", 1),
         ("; asmrun: with ../outside/util.asm\n", 1),
         ("; asmrun: with helper.c\n; asmrun: c-flags -I {room}/outside\n", 2),

@@ -27,6 +27,21 @@ import Testing
         #expect(failure.rendered.contains("asmrun: p.asm: link failed; absolute addresses cannot go into a PIE: write `default rel`"))
     }
 
+    /// nasm killed by the build's CPU limit (soft and hard equal: SIGKILL, not SIGXCPU) got no
+    /// hint; the wall-clock limit's did. A SIGKILL sooner than the CPU limit is something else.
+    @Test func aToolKilledByTheCPULimitGetsTheLimitsHint() throws {
+        let cpu = Double(Builder.limits.cpuSeconds!)
+        for (duration, hinted) in [(cpu + 0.2, true), (cpu - 0.1, true), (2.0, false)] {
+            let killed = ProcessResult(termination: .signaled(SIGKILL), duration: duration)
+            let failure = try #require(throws: BuildFailure.self) {
+                try Builder(launcher: ScriptedLauncher([({ $0.executable == "/usr/bin/nasm" }, killed)]))
+                    .run(Command("/usr/bin/nasm"), stage: .assemble, source: "p.asm") { _ in nil }
+            }
+            #expect(failure.rendered.contains("/usr/bin/nasm ended with signal SIGKILL"), "\(failure.rendered)")
+            #expect(failure.rendered.contains("ran past the build's limit") == hinted, "\(duration): \(failure.rendered)")
+        }
+    }
+
     /// Seen in a fresh Debian with gcc installed without its recommends: libc6-dev is missing.
     @Test func missingCrt1NamesLibc6Dev() throws {
         let message = "/usr/bin/ld: cannot find crt1.o: No such file or directory\ncollect2: error: ld returned 1 exit status\n"

@@ -9,11 +9,13 @@ import Testing
 /// is 1 exactly when it says "not ready", and its binfmt_misc report.
 @Suite struct DoctorTests {
     /// Runs doctor with only `tools` (scripts that print a version) on PATH.
-    private func doctor(tools: [String], environment extra: [String: String]) throws -> (status: Int32, output: String) {
+    private func doctor(tools: [String], environment extra: [String: String], versions: [String: String] = [:]) throws -> (
+        status: Int32, output: String
+    ) {
         let bin = try Fixture.temporaryDirectory()
         defer { Files.removeTree(bin) }
         for tool in tools {
-            try Fixture.write("#!/bin/sh\necho \(tool) 1.0\n", to: bin + "/" + tool)
+            try Fixture.write("#!/bin/sh\nprintf '%s\\n' '\(versions[tool] ?? tool + " 1.0")'\n", to: bin + "/" + tool)
             #expect(chmod(bin + "/" + tool, 0o755) == 0)
         }
         var environment = ["PATH": bin, "NO_COLOR": "1", "TMPDIR": bin]
@@ -39,6 +41,18 @@ import Testing
         let badPolicy = try doctor(tools: ["nasm", "ld", "cc"], environment: x86.merging(["ASMRUN_RUNNER": "native"]) { $1 })
         #expect(badPolicy.output.contains("not ready:\n  ASMRUN_RUNNER=native runner unavailable"))
         #expect(badPolicy.status == 1)
+    }
+
+    /// A tool's version line (here strace's) was printed as it came: an escape sequence in it
+    /// reached the terminal.
+    @Test func aToolsVersionLineIsEscaped() throws {
+        let unmounted = try FakeBinfmt(status: nil, entries: [:])
+        defer { unmounted.remove() }
+        let x86 = ["ASMRUN_HOST_ARCH": "x86_64", "ASMRUN_BINFMT_MISC_DIR": unmounted.folder]
+        let result = try doctor(
+            tools: ["nasm", "ld", "cc", "strace"], environment: x86, versions: ["strace": "strace 6.1\u{1b}[2J\r  ready: all fine"])
+        #expect(!result.output.contains("\u{1b}") && !result.output.contains("\r"), "\(result.output)")
+        #expect(result.output.contains("strace 6.1\\e[2J\\r  ready: all fine"), "\(result.output)")
     }
 
     @Test func armHostWithoutTheLibcSysrootIsNotReady() throws {

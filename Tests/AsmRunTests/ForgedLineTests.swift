@@ -30,4 +30,33 @@ struct ForgedLineTests {
         #expect(!lines.contains { $0.hasPrefix("FORGED") }, "no forged line: \(result.stderr)")
         #expect(result.stderr.contains("building it with the C files of its folder: \(directory)/d\\nFORGED.c\n"), "\(result.stderr)")
     }
+
+    /// Submission folders named to overwrite their score on a terminal (`\e[2K\r`), to forge
+    /// a `PASS` line and a `scores:` block in a log, and to start workflow commands under GitHub
+    /// Actions: the `scores:` block printed them raw, outside the `::stop-commands::` fence.
+    @Test func aSubmissionsNameCannotForgeItsScore() throws {
+        let room = try Classroom()
+        defer { room.remove() }
+        let names = [
+            "\u{1b}[2K\r  subs/mallory  6/6\u{1b}[8m",
+            "x\nPASS  subs/mallory/count.asm:secret [native] (hidden) (0 ms)\nscores:\n  subs/mallory  3/3\n",
+            "y\n::notice title=grader::forged annotation\n::add-mask::subs",
+        ]
+        for name in names { try room.write(Classroom.wrong, to: "subs/mallory/\(name)/count.asm") }
+        let paths = names.map { "subs/mallory/" + $0 }
+        let graded = try Fixture.asmrun(
+            ["test"] + paths + ["--reference", "ref", "--runner", Fixture.runner], in: room.root,
+            environment: ["GITHUB_ACTIONS": "true"])
+        let log = graded.stdout + graded.stderr
+        #expect(graded.status == .exited(1), "\(log)")
+        #expect(!log.contains("\u{1b}") && !log.contains("\r"), "\(log)")
+        let lines = log.split(separator: "\n")
+        #expect(!lines.contains { $0.hasPrefix("PASS") || $0.hasPrefix("  subs/mallory  ") }, "\(log)")
+        #expect(lines.filter { $0 == "scores:" }.count == 1, "\(log)")
+        #expect(lines.contains { $0.hasPrefix("  subs/mallory/\\e[2K\\r  subs/mallory  6/6\\e[8m") && $0.hasSuffix("  0/3") }, "\(log)")
+        let obeyed = ReportAttackTests.workflowCommands(in: log)
+        // asmrun's own annotations of the failures, and nothing else.
+        let own = obeyed.filter { $0.hasPrefix("::error file=subs/mallory/") || $0.hasPrefix("::error file=ref/count.expect,") }
+        #expect(own.count == 12 && own.count == obeyed.count, "\(obeyed)\n\(log)")
+    }
 }

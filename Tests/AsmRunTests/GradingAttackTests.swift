@@ -128,6 +128,46 @@ struct GradingAttackTests {
         #expect(alone.results["score"] as? Double == 0 && alone.tests.count == 2, "\(alone.results)")
     }
 
+    /// A source that failed to load (a bogus directive, a binary file, a `with` of a missing
+    /// file, a refused flag, a timeout out of range) had one `default` case worth 1 point
+    /// instead of the reference's cases: a smaller maximum than an honest wrong answer's. Each
+    /// of the reference's cases is now an error worth its points, as for a missing program.
+    @Test func aSourceThatFailsToLoadKeepsTheReferencesMaximum() throws {
+        let room = try Classroom()
+        defer { room.remove() }
+        let sources = [
+            "bogus": "; asmrun: bogus\n", "binary": "\u{7f}ELF\u{0}\u{0}\u{1}\u{2}", "with": "; asmrun: with gone.asm\n",
+            "flags": "; asmrun: link-flags --wrap=exit\n", "timeout": "; asmrun: timeout 999999999\n",
+        ]
+        for (name, text) in sources { try room.write(text + Classroom.count, to: "subs/\(name)/count.asm") }
+        try room.write(Classroom.wrong, to: "subs/honest/count.asm")
+        let graded = try room.grade(["honest"] + sources.keys.sorted(), ["--csv", "grades.csv"])
+        let csv = try String(contentsOfFile: room.root + "/grades.csv", encoding: .utf8).split(separator: "\n")
+        #expect(csv.first == "submission,score,max_score,count.asm:none,count.asm:two", "\(csv)")
+        #expect(graded.score("honest")! == (0, 3), "\(graded)")
+        for name in sources.keys {
+            #expect(graded.score(name)! == (0, 3), "\(name): \(graded)")
+            #expect(graded.test("subs/\(name)/count.asm:two")?["max_score"] as? Double == 2, "\(name): \(graded.results)")
+            #expect(graded.stdout.contains("ERROR subs/\(name)/count.asm:none"), "\(name): \(graded)")
+            #expect(csv.contains { $0 == "subs/\(name),0,3,0,0" }, "\(name): \(csv)")
+        }
+        #expect(!graded.stdout.contains(":default"), "\(graded)")
+    }
+
+    /// `--no-isolation` (for a host that cannot isolate cases) lets a case write wherever the
+    /// grader can, the reference included: accepted, since it is the grader's choice, with a
+    /// warning that says so.
+    @Test func gradingWithoutIsolationWarnsOnce() throws {
+        let room = try Classroom()
+        defer { room.remove() }
+        try room.write(Classroom.count, to: "subs/alice/count.asm")
+        let graded = try room.grade(["alice"], ["--no-isolation"])
+        #expect(graded.score("alice")! == (3, 3), "\(graded)")
+        let warnings = graded.stderr.split(separator: "\n").filter { $0.contains("--no-isolation with --reference") }
+        #expect(warnings.count == 1 && warnings.first?.contains("may write wherever you can") == true, "\(graded)")
+        #expect(try room.grade(["alice"]).stderr.isEmpty)
+    }
+
     /// `--untrusted`: a stranger's pull request gets the same rules without a reference.
     @Test func untrustedProgramsFollowTheSameRulesWithoutAReference() throws {
         let room = try Classroom()

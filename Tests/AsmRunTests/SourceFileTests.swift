@@ -119,6 +119,34 @@ import Testing
         #expect(quoted.includes == ["blob.bin"], "an include inside a string is text, incbin after a label is one")
     }
 
+    /// nasm 2.16 joins a line ending in `\` (right before LF, CRLF or a lone CR) to the next
+    /// before it reads it, and ends a line at a lone CR, ^Z or NUL too: `inc\` then `bin "x"`
+    /// is `incbin "x"`. The scan reads the same lines, in one chunk or byte by byte, each
+    /// numbered by its first physical line, so the checks of what a source includes see them.
+    @Test(arguments: [
+        ("blob: inc\\\nbin \"a.txt\"\n", 1), ("%\\\ninclude \"a.inc\"\n", 1), ("nop\n%incl\\\r\nude \"a.inc\"\r\n", 2),
+        ("db 1\r%include \"a.inc\"\n", 2), ("db 1\u{1a}%include \"a.inc\"\n", 2), ("x\\\n\\\ny\n%include \"a.inc\"\n", 4),
+        ("blob: inc\\\rbin \"a.txt\"\n", 1), ("db 1\r\n\r\n%include \"a.inc\"", 3),
+    ])
+    func continuedLinesAndLineEndsAreReadAsNasmReadsThem(_ attack: (text: String, line: Int)) throws {
+        let whole = SourceScan(Array(attack.text.utf8))
+        #expect(whole.includes.count == 1 && whole.includeLines == [attack.line], "\(whole.includes) \(whole.includeLines)")
+        var bytewise = SourceScan()
+        for byte in Array("\u{feff}".utf8) + Array(attack.text.utf8) { [byte].withUnsafeBytes { bytewise.feed($0) } }
+        bytewise.finish()
+        #expect(bytewise.includes == whole.includes && bytewise.includeLines == whole.includeLines)
+    }
+
+    /// What nasm does not join stays apart: a blank after the `\`, a `\` before ^Z; and a
+    /// comment ending in `\` takes the next line with it, as in nasm.
+    @Test func whatNasmDoesNotJoinStaysApart() throws {
+        for text in ["x: inc\\ \nbin \"a.txt\"\n", "x: inc\\\u{1a}bin \"a.txt\"\n", "; note \\\n%include \"a.inc\"\n"] {
+            #expect(SourceScan(Array(text.utf8)).includes.isEmpty, "\(text)")
+        }
+        let after = SourceScan(Array("; a \\\nb\nsyscall\n".utf8))
+        #expect(after.sixtyFourBitLine == 3, "lines after a continued one keep their numbers")
+    }
+
     @Test func dependenciesFollowNestedIncludesThroughTheSearchPath() throws {
         let directory = try Fixture.folder([
             "lib/a.inc": "%include \"b.inc\"\n",

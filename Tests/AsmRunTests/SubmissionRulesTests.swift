@@ -119,4 +119,32 @@ import Testing
                 == ProgramBounds.Refusal(kind: .include, source: FileLocation(root + "/bob/main.c", line: 4), named: "../alice/x.h"),
             "ungraded, what cannot be checked is left to the contained build; a named file outside is refused at its line")
     }
+
+    /// The C checks read the lines gcc's preprocessor reads: a `\` before a line end (blanks
+    /// between allowed, CRLF or a lone CR) joins lines, a comment is a space, `%:` is `#`, and
+    /// adjacent string literals are one; each refusal names the line the directive starts on.
+    @Test func cContinuedLinesCommentsAndDigraphsAreReadAsGccReadsThem() throws {
+        let root = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(root) }
+        try Fixture.write("int x;\n", to: root + "/alice/x.h")
+        try Fixture.write("int y;\n", to: root + "/bob/y.h")
+        let bounds = ProgramBounds(root: root + "/bob", graded: true)
+        let cases: [(String, ProgramBounds.Refusal.Kind?, Int)] = [
+            ("int a;\n#\\\ninclude \"../alice/x.h\"\n", .include, 2),
+            ("#\\  \r\ninclude \"../alice/x.h\"\n", .include, 1),
+            ("int a;\r#include \"../alice/x.h\"\n", .include, 2),
+            ("/* a\n b */ #include \"../alice/x.h\"\n", .include, 1),
+            ("%:include \"../alice/x.h\"\n", .include, 1),
+            ("#include \"../al\\\nice/x.h\"\n", .include, 1),
+            ("int a;\nasm(\".inc\\\nbin \\\"/etc/os-release\\\"\");\n", .incbin, 2),
+            ("asm(\".inc\"\n  \"bin \\\"/etc/os-release\\\"\");\n", .incbin, 1),
+            ("// a note \\\n#include \"../alice/x.h\"\nint a;\n", nil, 0),
+            ("char *s = \"/*\";\n#include \"../alice/x.h\"\n", .include, 2),
+        ]
+        for (text, refused, line) in cases {
+            try Fixture.write(text, to: root + "/bob/main.c")
+            let refusal = CIncludes.firstOutside(root + "/bob/main.c", bounds: bounds)
+            #expect(refusal?.kind == refused && (refused == nil || refusal?.source.line == line), "\(text): \(String(describing: refusal))")
+        }
+    }
 }

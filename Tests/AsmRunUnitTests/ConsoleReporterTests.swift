@@ -47,4 +47,24 @@ struct ConsoleReporterTests {
         #expect(console.capturedOutput.hasPrefix("FAIL  x\\nPASS  y.asm:one [native]: m\\e[2J\n"))
         #expect(console.capturedError == "updated x\\nPASS  forged\n")
     }
+
+    /// The summary's further lines (scores, `--update`'s hole warnings) and the reason a run is
+    /// incomplete hold names: each stays one line; under GitHub Actions the block is fenced.
+    @Test func theSummarysNamesAreEscapedAndFenced() {
+        let (reporter, console) = Self.reporter()
+        reporter.finish(complete: false, seconds: 0, reason: "r\nPASS  r", extra: ["warning: x\nPASS  w.asm", "  s\u{1b}[2K"])
+        let lines = console.capturedOutput.split(separator: "\n")
+        #expect(
+            lines.prefix(3) == [
+                "warning: x\\nPASS  w.asm", "  s\\e[2K", "run incomplete: not every case ran (3 of 3 did not run): r\\nPASS  r",
+            ])
+        let fencedConsole = Console(bufferingWithColor: false)
+        let github = ConsoleReporter(
+            console: fencedConsole, diagnostics: DiagnosticsEngine(console: fencedConsole), verbose: false,
+            environment: ["GITHUB_ACTIONS": "true"], total: 0)
+        github.finish(complete: true, seconds: 0, extra: ["  x\n::notice::forged"])
+        let fenced = fencedConsole.capturedOutput.split(separator: "\n")
+        #expect(fenced.first?.hasPrefix("::stop-commands::") == true && fenced.count == 5, "\(fenced)")
+        #expect(fenced.last == "::\(fenced.first!.dropFirst("::stop-commands::".count))::", "\(fenced)")
+    }
 }
