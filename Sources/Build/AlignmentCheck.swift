@@ -12,9 +12,9 @@ import Support
 /// of a finding (`ArtifactStore.alignmentOutput`); its warnings are kept with the build's
 /// (`EmulationWarning`). An operand a register addresses is not judged: its address is known
 /// only when the program runs (the crash report's hint names it then).
-package enum AlignmentCheck {
+enum AlignmentCheck {
     /// Part of the key of every cached executable, whose entry keeps these warnings.
-    package static let version = "alignment-check-1"
+    static let version = "alignment-check-1"
 
     /// Warnings shown at most per program.
     static let shownLimit = 20

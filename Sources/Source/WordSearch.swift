@@ -4,7 +4,7 @@ import Support
 /// name what the check is about, and are let go at the cost of one pass over their bytes.
 package enum WordSearch {
     /// Whether `word` (lowercase ASCII letters) appears in `bytes`, in any case.
-    package static func contains(_ word: [UInt8], in bytes: [UInt8]) -> Bool {
+    static func contains(_ word: [UInt8], in bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in
             guard !word.isEmpty, buffer.count >= word.count else { return false }
             for index in 0...(buffer.count - word.count) where buffer[index] | 0x20 == word[0] {
