@@ -126,7 +126,7 @@ struct CrashHints {
         let stack = ["[\(stackPointer)", report.thirtyTwoBit ? "[ebp" : "[rbp"].contains { instruction.contains($0) }
         let fix =
             stack
-            ? "keep \(stackPointer) a multiple of \(alignment) where the slot is made (`sub \(stackPointer), 8` more or less), or use `\(move)`"
+            ? "keep \(stackPointer) a multiple of \(alignment) where the slot is made (one push more or less, or `sub \(stackPointer), 8`), or use `\(move)`"
             : "put `align \(alignment)` before \(name.flatMap { $0.contains("+") ? nil : "`\($0)`" } ?? "the data's label"), or use `\(move)` to move it through a register"
         let qemu =
             AlignedOperand.unfaultedByQemu.contains(mnemonic)
