@@ -9,9 +9,11 @@ extension ArtifactStore {
         // The version names asmrun's own link arguments (`LinkDecision.command`), which the key
         // does not list: 2, the classic `ld` and the stack the objects ask for. The entry keeps
         // asmrun's own build warnings too (`SyscallClobberCheck`): the check's version is part of
-        // the key, so no entry replays an older check's warnings (or none).
+        // the key, so no entry replays an older check's warnings (or none); so is the
+        // alignment check's (`AlignmentCheck`), made on the linked executable.
         digest.update(field: "asmrun-executable-2")
         digest.update(field: SyscallClobberCheck.version)
+        digest.update(field: AlignmentCheck.version)
         digest.update(field: plan.format.rawValue)
         digest.update(field: plan.debugInfo ? "debug" : "classic")
         digest.update(field: plan.linkMode.rawValue)
@@ -54,7 +56,9 @@ extension ArtifactStore {
             BuildFailure.linkHint(output, driver: driver, objects: objects)
         }
         let lost = driver == .cDriverOwnStart ? LinkDecision.lostStdioWarning(program, objects: objects.map(\.symbols)) : nil
-        return (warnings + (lost.map { $0 + "\n" } ?? ""), linkedFiles(plan))
+        // What the executable itself shows: SSE operands at fixed addresses that are not aligned.
+        let misaligned = try alignmentOutput(plan, program: program, toolchain: toolchain, builder: builder)
+        return (warnings + (lost.map { $0 + "\n" } ?? "") + misaligned, linkedFiles(plan))
     }
 
     /// The files the linker listed, but for this build's own objects and the prebuilt ones
@@ -68,5 +72,13 @@ extension ArtifactStore {
             inputs.append(input)
         }
         return inputs
+    }
+
+    /// A link into `staging` that failed for the cache's folder, not for the program: the linker
+    /// named the file (it could not create it), or the folder's file system is nearly full (its
+    /// message is in the user's language, so no words of it are looked for).
+    func refused(_ failure: BuildFailure, staging: String) -> Bool {
+        failure.stage == .link
+            && (failure.output.contains(staging) || (Files.freeBytes(PathName.directory(of: staging)) ?? 0) < 16 << 20)
     }
 }

@@ -112,11 +112,13 @@ package final class ArtifactStore: Sendable {
         }
     }
 
-    private func attempt(
-        _ program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)?, notes: [String], debugInfo: Bool
+    /// One build of `program` (`flagsApplied`: the command line's flags are in it already).
+    func attempt(
+        _ program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)?, notes: [String], debugInfo: Bool,
+        flagsApplied: Bool = false
     ) throws -> Artifact {
         let index = counter.add(1, ordering: .relaxed).newValue
-        let program = callerFlags.applied(to: program)
+        let program = flagsApplied ? program : callerFlags.applied(to: program)
         var plan = try BuildPlan(program: program, toolchain: toolchain, directory: scratch, prefix: "\(index)-", debugInfo: debugInfo)
         let builder = builder(for: program, toolchain: toolchain, trace: trace)
         let notes = notes + program.formatRemarks.map { "asmrun: " + $0 }
@@ -190,14 +192,6 @@ package final class ArtifactStore: Sendable {
         let linked = try link(plan, program: program, toolchain: toolchain, builder: builder)
         warnings += linked.warnings
         return linked.inputs.map { inputs + $0 }
-    }
-
-    /// A link into `staging` that failed for the cache's folder, not for the program: the linker
-    /// named the file (it could not create it), or the folder's file system is nearly full (its
-    /// message is in the user's language, so no words of it are looked for).
-    private func refused(_ failure: BuildFailure, staging: String) -> Bool {
-        failure.stage == .link
-            && (failure.output.contains(staging) || (Files.freeBytes(PathName.directory(of: staging)) ?? 0) < 16 << 20)
     }
 
     /// The artifact of what was linked, kept under `key` with what its build printed and the

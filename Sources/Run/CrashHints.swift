@@ -1,3 +1,4 @@
+import Build
 import Processes
 import Support
 
@@ -16,11 +17,13 @@ struct CrashHints {
     let nonExecutableStack: Range<UInt64>?
     /// The read-only section (`.rodata`, `.text`) a faulting write went to.
     var readOnlyWritten: String? = nil
+    /// The program ran under qemu-user, with this `-cpu` model (`""`: qemu's default).
+    var qemuCPU: String? = nil
 
     var hints: [String] {
         [
-            writeReadOnly, cutStackPointer, fellOffTheEnd, executingData, executingStack, notCode, nearNull, misalignedCall, division,
-            int80, illegal,
+            writeReadOnly, cutStackPointer, fellOffTheEnd, executingData, executingStack, notCode, nearNull, misalignedCall,
+            misalignedOperand, division, int80, illegal,
             breakpoint, typo,
         ].compactMap { $0 }
     }
@@ -97,28 +100,54 @@ struct CrashHints {
     }
 
     private var nearNull: String? {
-        guard report.signal == 11, fellOffTheEnd == nil, !alignedMove, report.access != "executing", let address = report.address,
+        guard report.signal == 11, fellOffTheEnd == nil, !needsAlignment, report.access != "executing", let address = report.address,
             address < 4096
         else { return nil }
         return
             "address 0x\(String(address, radix: 16)) is near zero: a pointer that was never set (a register holding 0, or a missing `lea`)"
     }
 
-    /// An SSE move that needs 16-byte alignment, on a stack address.
-    private var alignedMove: Bool {
-        (instruction.hasPrefix("movaps") || instruction.hasPrefix("movdqa") || instruction.hasPrefix("movapd"))
-            && instruction.contains("[\(stackPointer)")
+    /// An instruction whose memory operand must be aligned (`movaps`, `xorps`, any legacy SSE
+    /// instruction with a 16-byte operand but `movups` and its kin; `vmovaps`): a misaligned
+    /// operand is a general-protection fault, which the kernel reports with no address.
+    private var needsAlignment: Bool { AlignedOperand.alignment(of: Substring(instruction)) != nil }
+
+    /// The program's own such instruction on an address that is not aligned: the label (or the
+    /// stack) it reads, and the fix. Natively the instruction may be one qemu-user runs without
+    /// the fault: then a pass under emulation was no proof.
+    private var misalignedOperand: String? {
+        guard report.signal == 11, let alignment = AlignedOperand.alignment(of: Substring(instruction)),
+            let address = OperandAddress.of(instruction, in: report), address % UInt64(alignment) != 0, !crashedInLibrary
+        else { return nil }
+        let mnemonic = AlignedOperand.mnemonic(of: Substring(instruction))
+        let name = instruction.split(separator: "<").dropFirst().last.flatMap { $0.hasSuffix(">") ? $0.dropLast() : nil }
+        let label = name.map { " (`\($0)`)" } ?? ""
+        let move = mnemonic.hasPrefix("v") ? "vmovups" : "movups"
+        let stack = ["[\(stackPointer)", report.thirtyTwoBit ? "[ebp" : "[rbp"].contains { instruction.contains($0) }
+        let fix =
+            stack
+            ? "keep \(stackPointer) a multiple of \(alignment) where the slot is made (one push more or less, or `sub \(stackPointer), 8`), or use `\(move)`"
+            : "put `align \(alignment)` before \(name.flatMap { $0.contains("+") ? nil : "`\($0)`" } ?? "the data's label"), or use `\(move)` to move it through a register"
+        let qemu =
+            AlignedOperand.unfaultedByQemu.contains(mnemonic)
+            ? " (qemu-user runs `\(mnemonic)` without the fault, so a pass under emulation does not show it)" : ""
+        return "`\(mnemonic)` needs its memory operand \(alignment)-byte aligned, and 0x\(String(address, radix: 16))\(label) is not: "
+            + "x86 hardware raises SIGSEGV for it\(qemu); \(fix)"
+    }
+
+    /// The innermost frame is not in the program's sources (libc, or a library function).
+    private var crashedInLibrary: Bool {
+        report.frames.first.map { frame in frame.location.map { !sources.contains(where: Self.sameAs($0.path)) } ?? true } ?? false
     }
 
     private var misalignedCall: String? {
         let caller = report.frames.dropFirst().first { frame in
             frame.location.map { sources.contains(where: Self.sameAs($0.path)) } ?? false
         }
-        let inside =
-            report.frames.first.map { frame in frame.location.map { !sources.contains(where: Self.sameAs($0.path)) } ?? true } ?? false
+        let inside = crashedInLibrary
         let function = report.calledFunction ?? report.frames.first.map(\.function).flatMap { $0 == "??" ? nil : $0 }
         let call = [function.map { "in \($0)" }, caller?.location.map { "called from \($0)" }].compactMap { $0 }.joined(separator: " ")
-        if alignedMove, cutStackPointer == nil, let before = report.stackPointerAtCall, before % 16 != 0 {
+        if needsAlignment, cutStackPointer == nil, let before = report.stackPointerAtCall, before % 16 != 0 {
             return "an aligned SSE move\(call.isEmpty ? " in libc" : " " + call) faulted: the stack was not 16-byte aligned at the call "
                 + "(\(stackPointer) was 0x\(String(before, radix: 16)); it must be a multiple of 16 before `call`: push one more register, or `sub \(stackPointer), 8`)"
         }
@@ -147,10 +176,20 @@ struct CrashHints {
             + "under qemu-x86_64 it makes the 64-bit ones, where eax=1 is write, not exit; use `syscall` with the 64-bit numbers (exit is 60), or build it as 32-bit (`bits 32`)"
     }
 
+    /// An instruction the processor lacks. qemu-user's default CPU model is `max`, every
+    /// extension it emulates (qemu 7.2: SSE4.2, AVX2, AES, no AVX-512, no SHA), so
+    /// `; asmrun: qemu-cpu max` helps only a program that chose a smaller model.
     private var illegal: String? {
         guard report.signal == 4, !instruction.isEmpty else { return nil }
         if instruction.hasPrefix("ud2") { return "`ud2` raises SIGILL on purpose" }
-        return "this CPU (or qemu's model of one) does not have `\(instruction)`; under qemu try `; asmrun: qemu-cpu max`"
+        guard let model = qemuCPU else { return "this CPU does not have `\(instruction)`" }
+        if !model.isEmpty && model != "max" {
+            return "qemu's CPU model `\(model)` (`; asmrun: qemu-cpu \(model)`) does not have `\(instruction)`: "
+                + "`; asmrun: qemu-cpu max` gives it every extension qemu emulates"
+        }
+        return "qemu-user does not emulate `\(instruction)` with any CPU model (its default is already `max`; qemu emulates no AVX-512 "
+            + "and no SHA instructions): run it natively on an x86 machine that has it, or skip it under qemu "
+            + "(`; asmrun: skip qemu REASON`)"
     }
 
     private var breakpoint: String? {

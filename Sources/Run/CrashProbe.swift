@@ -149,9 +149,15 @@ package struct CrashProbe: Sendable {
         report.hints =
             CrashHints(
                 report: report, section: parsed.section, past: past, sources: run.sources, warnings: run.warnings,
-                nonExecutableStack: stack, readOnlyWritten: written?.name
+                nonExecutableStack: stack, readOnlyWritten: written?.name, qemuCPU: Self.qemuCPU(of: run.runner)
             ).hints
         return report
+    }
+
+    /// The `-cpu` model a qemu runner gives (`""`: qemu's default); `nil` for any other runner.
+    private static func qemuCPU(of runner: Runner) -> String? {
+        guard case .qemu(_, let cpu, _) = runner.kind else { return nil }
+        return cpu ?? ""
     }
 
     /// Where the stack lies: from a little below the stack pointer (frames just left) up to the

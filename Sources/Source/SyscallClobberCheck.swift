@@ -135,19 +135,5 @@ package enum SyscallClobberCheck {
     }
 
     /// Whether `syscall` appears in the bytes, in any case.
-    static func mentionsSyscall(_ bytes: [UInt8]) -> Bool {
-        let word = Array("syscall".utf8)
-        return bytes.withUnsafeBufferPointer { buffer in
-            guard buffer.count >= word.count else { return false }
-            for index in 0...(buffer.count - word.count) where buffer[index] | 0x20 == word[0] {
-                var matches = true
-                for offset in 1..<word.count where buffer[index + offset] | 0x20 != word[offset] {
-                    matches = false
-                    break
-                }
-                if matches { return true }
-            }
-            return false
-        }
-    }
+    static func mentionsSyscall(_ bytes: [UInt8]) -> Bool { WordSearch.contains(Array("syscall".utf8), in: bytes) }
 }

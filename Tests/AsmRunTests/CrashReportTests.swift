@@ -30,6 +30,11 @@ struct CrashReportTests {
         Sample(
             file: "misaligned_printf.asm", signal: "SIGSEGV",
             hint: "in printf called from {path}:15 faulted: the stack was not 16-byte aligned"),
+        Sample(
+            file: "misaligned_sse.asm", signal: "SIGSEGV",
+            hint:
+                "`addps` needs its memory operand 16-byte aligned, and 0x402004 (`table`) is not: x86 hardware raises SIGSEGV for it; "
+                + "put `align 16` before `table`"),
         Sample(file: "typo_sycall.asm", signal: "SIGSEGV", hint: "nasm warned about {path}:8, a label alone on a line"),
         Sample(
             file: "bad_ret.asm", signal: "SIGSEGV",
