@@ -86,11 +86,15 @@ package struct CaseRunner: Sendable {
 
     /// The limits every case gets unless its program says otherwise (Documentation/containment.md).
     /// Emulators need more address space than the program: qemu-i386 reserves the whole 4 GiB
-    /// guest space up front and qemu's translation buffer takes more.
+    /// guest space up front and qemu's translation buffer takes more. The stack is Linux's
+    /// default, 8 MiB, whatever the caller's shell has: `ulimit -s unlimited` would let a deep
+    /// recursion pass natively that crashes under qemu, whose guest stack is 8 MiB unless
+    /// RLIMIT_STACK is finite and larger (linux-user/main.c), as a larger `ulimit -s` would
+    /// make it.
     package static func defaultLimits(timeout: Double, processes: Int?, native: Bool) -> ResourceLimits {
         ResourceLimits(
             addressSpace: native ? 1 << 30 : 6 << 30, fileSize: 64 << 20, cpuSeconds: Int(timeout.rounded(.up)) + 5,
-            processes: processes, openFiles: 256)
+            processes: processes, openFiles: 256, stack: 8 << 20)
     }
 
     /// `limits` with the program's resources no higher than the command line's or, where it gives

@@ -1,0 +1,65 @@
+import Foundation
+import Glibc
+import Processes
+import Support
+import Testing
+
+/// What a case gets from its surroundings is the same natively and under qemu, whoever runs the
+/// suite: a verdict is the hardware's, not the caller's shell's or the emulator's.
+@Suite(.tags(.integration), .enabled(if: Fixture.toolsAvailable, "needs nasm, ld and qemu-user"))
+struct CaseFidelityTests {
+    enum Way: String, CaseIterable, Sendable {
+        case native, qemu, arm
+        var arguments: [String] { self == .arm ? [] : ["--runner", rawValue] }
+        var environment: [String: String] { self == .arm ? ["ASMRUN_HOST_ARCH": "aarch64"] : [:] }
+    }
+
+    static let ways = Fixture.nativeHost ? Way.allCases : [.qemu, .arm]
+
+    /// Recurses `depth` calls deep, 16 bytes of stack each, then exits 0.
+    static func recursion(depth: Int) -> String {
+        """
+        global _start
+        section .text
+        _start:
+            mov rcx, \(depth)
+            call down
+            mov eax, 60
+            xor edi, edi
+            syscall
+        down:
+            push rbp
+            dec rcx
+            jz .done
+            call down
+        .done:
+            pop rbp
+            ret
+
+        """
+    }
+
+    /// The caller's hard stack limit allows 64 MiB.
+    static let stackMayGrow: Bool = {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_STACK.rawValue), &limit) == 0 else { return false }
+        return limit.rlim_max == rlim_t.max || limit.rlim_max >= 64 << 20
+    }()
+
+    /// A case's stack is 8 MiB (Linux's default, and qemu's guest stack) whatever the caller's
+    /// `ulimit -s`: a 16 MB recursion crashes and a 4.8 MB one does not, natively and under qemu,
+    /// from a shell whose limit is 64 MiB (which qemu would otherwise give its guest too).
+    @Test(.enabled(if: stackMayGrow, "needs a hard stack limit of 64 MiB or more"), arguments: ways)
+    func theStackIsEightMebibytesWhateverTheCallersLimit(way: Way) throws {
+        let directory = try Fixture.folder([
+            "deep.asm": Self.recursion(depth: 1_000_000), "deep.expect": "[case default]\nstatus: signal SIGSEGV\n",
+            "shallow.asm": Self.recursion(depth: 300_000), "shallow.expect": "[case default]\nstatus: exit 0\n",
+        ])
+        defer { Files.removeTree(directory) }
+        let result = try Fixture.asmrun(
+            ["-c", "ulimit -s 65536 && exec \"$0\" \"$@\"", Fixture.binary, "test", "--no-checks", "."] + way.arguments, in: directory,
+            environment: way.environment, executable: "/bin/sh")
+        #expect(result.status == .exited(0), "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("2 passed, 0 failed"), "\(result.stdout)")
+    }
+}
