@@ -201,7 +201,7 @@ package struct CaseRunner: Sendable {
         defer { if let scope { _ = containment?.endCase(scope) } }
         prepared.launch.cgroupProcs = scope?.procsFile
         let run = CrashProbe.Run(
-            program: program, argv0: argv0 ?? "./" + stem, arguments: input.arguments, environment: prepared.command.environment,
+            program: program, argv0: argv0 ?? "./" + stem, arguments: input.arguments, environment: prepared.environment,
             runner: runner)
         // The case folder is the one the sandboxed qemu may create its gdbstub socket in.
         return body(run, workspace.path, prepared.launch)
@@ -209,6 +209,8 @@ package struct CaseRunner: Sendable {
 
     private struct Prepared {
         var command: Command
+        /// The program's environment (not qemu's).
+        var environment: [String: String]
         var launch: LaunchOptions
         var inputs: [String: [UInt8]]
         var programPath: String
@@ -232,9 +234,10 @@ package struct CaseRunner: Sendable {
                 programPath = "./" + stem
             }
         }
-        var command = runner.command(executable: programPath, argv0: argv0 ?? "./" + stem, arguments: input.arguments)
+        let environment = Self.environment(input.environment, home: seen)
+        var command = runner.command(
+            executable: programPath, argv0: argv0 ?? "./" + stem, arguments: input.arguments, environment: environment)
         command.workingDirectory = seen
-        command.environment = Self.environment(input.environment, home: seen)
         var launch = LaunchOptions()
         launch.stdin = .bytes(input.stdin)
         launch.stdout = .capture(limit: limits.outputLimit)
@@ -251,7 +254,7 @@ package struct CaseRunner: Sendable {
         if containment?.countsProcessesInCgroups == true { launch.limits.processes = nil }
         launch.isolation = containment?.namespaces
         launch.confinement = containment?.confinement ?? Confinement()
-        return Prepared(command: command, launch: launch, inputs: inputs, programPath: programPath)
+        return Prepared(command: command, environment: environment, launch: launch, inputs: inputs, programPath: programPath)
     }
 
     /// Gives a case's folder, or a file put in it, to the user cases run as (see `CaseIdentity`).

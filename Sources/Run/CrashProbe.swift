@@ -92,8 +92,8 @@ package struct CrashProbe: Sendable {
                 != nil
         else { return nil }
         let inspection = ["source " + script] + GdbTranscript.inspection(code: code)
-        return transcript(run, before: [], after: inspection, folder: folder, workingDirectory: workingDirectory, options: options).flatMap
-        { report(from: GdbTranscript($0), run, code: code, readOnly: readOnly, executableStack: executableStack) }
+        return transcript(run, before: [], after: inspection, folder: folder, workingDirectory: workingDirectory, options: options)
+            .flatMap { report(from: GdbTranscript($0), run, code: code, readOnly: readOnly, executableStack: executableStack) }
     }
 
     /// What gdb printed running `run` with `before` (breakpoints) given before it starts and
@@ -176,9 +176,9 @@ package struct CrashProbe: Sendable {
     private func emulated(
         _ run: Run, _ before: [String], _ inspection: [String], _ folder: String, _ workingDirectory: String?, _ options: LaunchOptions
     ) -> String? {
-        var qemu = run.runner.command(executable: run.executable, argv0: run.argv0, arguments: run.arguments)
+        var qemu = run.runner.command(
+            executable: run.executable, argv0: run.argv0, arguments: run.arguments, environment: run.environment)
         qemu.workingDirectory = workingDirectory
-        qemu.environment = run.environment
         let socket = folder + "/.asmrun-gdb"
         var command = Command(
             debugger,

@@ -63,3 +63,41 @@ struct CaseFidelityTests {
         #expect(result.stdout.contains("2 passed, 0 failed"), "\(result.stdout)")
     }
 }
+
+extension CaseFidelityTests {
+    /// A case's environment reaches the program in the order a native program gets it (by name),
+    /// under qemu too, which would reverse it (Tests/Conformance/env_order.asm); a case's own
+    /// variables join it in their place, and qemu reads none of them as its own settings.
+    @Test(arguments: ways)
+    func theEnvironmentIsInTheNativeOrder(way: Way) throws {
+        let probe = try String(contentsOfFile: Fixture.packageRoot + "/Tests/Conformance/env_order.asm", encoding: .utf8)
+        let directory = try Fixture.folder([
+            "env_order.asm": probe,
+            "probe.inc": try String(contentsOfFile: Fixture.packageRoot + "/Tests/Conformance/probe.inc", encoding: .utf8),
+            "env_order.expect": """
+            [case default]
+            stdout:
+            | entries: 7
+            | first: HOME
+            | last: TMPDIR
+            status: exit 0
+
+            [case more]
+            env: AAA=1
+            env: QEMU_STRACE=1
+            env: ZZZ=2
+            stdout:
+            | entries: 10
+            | first: AAA
+            | last: ZZZ
+            status: exit 0
+
+            """,
+        ])
+        defer { Files.removeTree(directory) }
+        let result = try Fixture.asmrun(
+            ["test", "--no-checks", "env_order.asm"] + way.arguments, in: directory, environment: way.environment)
+        #expect(result.status == .exited(0), "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("2 passed, 0 failed"), "\(result.stdout)")
+    }
+}
