@@ -97,12 +97,26 @@ package struct CaseRunner: Sendable {
             processes: processes, openFiles: 256, stack: 8 << 20)
     }
 
+    /// What an emulator needs beyond the program's address space, as the defaults leave it:
+    /// qemu-i386 reserves 4 GiB up front, and qemu's translation buffer and heap take more.
+    static let emulatorOverhead = (6 << 30) - (1 << 30)
+
     /// `limits` with the program's resources no higher than the command line's or, where it gives
-    /// none, the defaults: a source may lower a limit, never raise it.
+    /// none, the defaults: a source may lower a limit, never raise it. The address space is the
+    /// program's: an emulator's process gets `emulatorOverhead` more, as the defaults give it,
+    /// so that a program that runs within it natively runs under qemu too. So are its processes:
+    /// qemu-user runs a thread of its own in each (its RCU thread), which pids.max and
+    /// RLIMIT_NPROC count, so the emulator gets two tasks for each process the program may have.
     func lowered(_ limits: CaseLimits, runner: Runner) -> CaseLimits {
-        let defaults = Self.defaultLimits(timeout: limits.timeout, processes: containment?.processLimit, native: runner.kind == .native)
+        let defaults = Self.defaultLimits(timeout: limits.timeout, processes: containment?.processLimit, native: true)
         var lowered = limits
         lowered.resources = limits.resources.lowered(to: limits.ceilings.filled(from: defaults))
+        if runner.kind != .native, let bytes = lowered.resources.addressSpace {
+            lowered.resources.addressSpace = bytes + Self.emulatorOverhead
+        }
+        if runner.hasThreadPerProcess, let processes = lowered.resources.processes {
+            lowered.resources.processes = processes * 2
+        }
         return lowered
     }
 

@@ -125,6 +125,15 @@ package struct Runner: Sendable, Equatable {
         return (options, kept)
     }
 
+    /// Whether the runner adds a thread to each process of the program: qemu-user's RCU thread
+    /// (a binfmt handler may be qemu-user-binfmt).
+    var hasThreadPerProcess: Bool {
+        switch kind {
+        case .qemu, .binfmt: true
+        case .native, .custom: false
+        }
+    }
+
     /// qemu prints its own line when the guest dies by a signal; it is not the program's output.
     /// A binfmt handler may be qemu-user-binfmt, which prints the same line.
     package var noiseFilter: LineFilter? {

@@ -101,3 +101,86 @@ extension CaseFidelityTests {
         #expect(result.stdout.contains("2 passed, 0 failed"), "\(result.stdout)")
     }
 }
+
+extension CaseFidelityTests {
+    /// A program's `limit memory` is its own, not its emulator's: qemu gets the overhead the
+    /// defaults give it on top, so a program that runs within its limit natively runs under qemu
+    /// (qemu-i386 reserves 4 GiB up front; qemu-x86_64 needs more than 64 MiB for itself).
+    @Test(arguments: ways)
+    func aMemoryLimitLeavesTheEmulatorItsOverhead(way: Way) throws {
+        let expect = "[case default]\nstdout:\n| hello\nstatus: exit 0\n"
+        let directory = try Fixture.folder([
+            "hello.asm": "; asmrun: limit memory 64M\n" + Fixture.hello, "hello.expect": expect,
+            "hello32.asm": """
+            ; asmrun: limit memory 512M
+            bits 32
+            global _start
+            section .text
+            _start:
+                mov eax, 4
+                mov ebx, 1
+                mov ecx, msg
+                mov edx, 6
+                int 0x80
+                mov eax, 1
+                xor ebx, ebx
+                int 0x80
+            section .data
+            msg: db "hello", 10
+
+            """,
+            "hello32.expect": expect,
+        ])
+        defer { Files.removeTree(directory) }
+        let result = try Fixture.asmrun(["test", "--no-checks", "."] + way.arguments, in: directory, environment: way.environment)
+        #expect(result.status == .exited(0), "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("2 passed, 0 failed"), "\(result.stdout)")
+    }
+}
+
+extension CaseFidelityTests {
+    /// `limit processes N` counts the program's processes, not its emulator's threads: qemu-user
+    /// runs one more thread in each process, so a program that may fork twice with N = 4
+    /// natively may under qemu too.
+    @Test(arguments: ways)
+    func aProcessLimitCountsTheProgramsProcesses(way: Way) throws {
+        let directory = try Fixture.folder([
+            "forks.asm": """
+            ; asmrun: limit processes 4
+            global _start
+            section .text
+            _start:
+                mov r12d, 2
+            .fork:
+                mov eax, 57                 ; fork
+                syscall
+                test rax, rax
+                jz .child
+                lea rsi, [rel ok]
+                mov edx, 8
+                jns .say
+                lea rsi, [rel failed]
+                mov edx, 12
+            .say:
+                mov eax, 1
+                mov edi, 1
+                syscall
+                dec r12d
+                jnz .fork
+            .child:
+                mov eax, 60
+                xor edi, edi
+                syscall
+            section .data
+            ok: db "fork ok", 10
+            failed: db "fork failed", 10
+
+            """,
+            "forks.expect": "[case default]\nstdout:\n| fork ok\n| fork ok\nstatus: exit 0\n",
+        ])
+        defer { Files.removeTree(directory) }
+        let result = try Fixture.asmrun(["test", "--no-checks", "."] + way.arguments, in: directory, environment: way.environment)
+        #expect(result.status == .exited(0), "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("1 passed, 0 failed"), "\(result.stdout)")
+    }
+}
