@@ -189,10 +189,12 @@ package struct CaseRunner: Sendable {
     /// debugged.
     package func explainCrash(
         _ input: CaseInput, of program: CrashProbe.Program, probe: CrashProbe, stem: String, argv0: String? = nil, runner: Runner,
-        limits: CaseLimits
+        limits: CaseLimits, signal: Int32? = nil
     ) throws -> CrashReport? {
         try repeating(input, of: program, stem: stem, argv0: argv0, runner: runner, limits: limits) { run, folder, options in
-            probe.probe(run, in: folder, workingDirectory: folder, options: options)
+            var run = run
+            run.signal = signal
+            return probe.probe(run, in: folder, workingDirectory: folder, options: options)
         }
     }
 

@@ -59,6 +59,9 @@ package struct CrashProbe: Sendable {
         /// The program's environment; `nil` inherits asmrun's.
         package var environment: [String: String]?
         package var runner: Runner
+        /// The signal that ended the program: the debugger stops at it alone, not at a signal
+        /// the program handled or ignored before it (`nil`: at the first).
+        package var signal: Int32?
 
         package init(program: Program, argv0: String, arguments: [String], environment: [String: String]?, runner: Runner) {
             self.program = program
@@ -92,7 +95,8 @@ package struct CrashProbe: Sendable {
                 != nil
         else { return nil }
         let inspection = ["source " + script] + GdbTranscript.inspection(code: code)
-        return transcript(run, before: [], after: inspection, folder: folder, workingDirectory: workingDirectory, options: options)
+        let before = run.signal.map(GdbTranscript.stoppingOnlyAt) ?? []
+        return transcript(run, before: before, after: inspection, folder: folder, workingDirectory: workingDirectory, options: options)
             .flatMap { report(from: GdbTranscript($0), run, code: code, readOnly: readOnly, executableStack: executableStack) }
     }
 
