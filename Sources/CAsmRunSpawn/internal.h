@@ -34,7 +34,7 @@ int asmrun_move_fd(int fd, int target);
 int asmrun_drop_terminal(const asmrun_spawn_request *request);
 void asmrun_close_from(int first);
 /* The resources of asmrun_limits, in its order. */
-#define ASMRUN_LIMITED_RESOURCES 5
+#define ASMRUN_LIMITED_RESOURCES 6
 extern const int asmrun_limited_resources[ASMRUN_LIMITED_RESOURCES];
 /* Sets the limits; `known`, when not NULL, holds the limits in force (asmrun_limited_resources'
    order), which spares reading them. */

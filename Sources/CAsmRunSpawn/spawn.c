@@ -29,7 +29,7 @@ static void set_limit(int resource, long long value, const struct rlimit *known)
 }
 
 const int asmrun_limited_resources[ASMRUN_LIMITED_RESOURCES] = {RLIMIT_AS, RLIMIT_FSIZE, RLIMIT_CPU, RLIMIT_NPROC,
-                                                                RLIMIT_NOFILE};
+                                                                RLIMIT_NOFILE, RLIMIT_STACK};
 
 static struct rlimit process_limits[ASMRUN_LIMITED_RESOURCES];
 static int process_limits_read;
@@ -50,7 +50,7 @@ void asmrun_apply_limits(const asmrun_limits *limits, const struct rlimit *known
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
     long long values[ASMRUN_LIMITED_RESOURCES] = {limits->address_space, limits->file_size, limits->cpu_seconds,
-                                                  limits->processes, limits->open_files};
+                                                  limits->processes, limits->open_files, limits->stack};
     for (int index = 0; index < ASMRUN_LIMITED_RESOURCES; index++)
         set_limit(asmrun_limited_resources[index], values[index], known ? &known[index] : NULL);
 }

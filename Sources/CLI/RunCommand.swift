@@ -136,7 +136,7 @@ struct RunCommand: Sendable {
         guard case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal), debuggable else {
             return report(result.termination, timeout: program.settings.timeout)
         }
-        switch crashReport(prepared, input: input) {
+        switch crashReport(prepared, input: input, signal: signal) {
         case .report(let crash):
             context.diagnostics.remark(crash.rendered(program: program.path), multiline: true)
             if options.checks { for finding in abiFindings(prepared, input: input) { context.diagnostics.remark("asmrun: " + finding) } }
@@ -166,7 +166,7 @@ struct RunCommand: Sendable {
     }
 
     /// The run repeated under the debugger, with the program's input where it can be had again.
-    private func crashReport(_ prepared: Prepared, input: CallerInput) -> CrashOutcome {
+    private func crashReport(_ prepared: Prepared, input: CallerInput, signal: Int32) -> CrashOutcome {
         let (program, runner) = (prepared.program, prepared.runner)
         let probe: CrashProbe
         do throws(ToolError) {
@@ -181,9 +181,10 @@ struct RunCommand: Sendable {
         launch.timeout = min(program.settings.timeout ?? 30, 30)
         let symbols = prepared.debugBuild()
         defer { symbols?.release() }
-        let run = CrashProbe.Run(
+        var run = CrashProbe.Run(
             program: prepared.probeProgram(symbols: symbols), argv0: program.argv0, arguments: options.programArguments,
             environment: nil, runner: runner)
+        run.signal = signal
         let crash = probe.probe(run, in: folder.path, workingDirectory: nil, options: launch)
         return crash.map(CrashOutcome.report) ?? .notRepeated(replay.shortfall)
     }

@@ -174,6 +174,6 @@ extension ResourceLimits {
         return asmrun_limits(
             address_space: value(addressSpace), file_size: value(fileSize),
             cpu_seconds: value(cpuSeconds), processes: value(processes),
-            open_files: value(openFiles))
+            open_files: value(openFiles), stack: value(stack))
     }
 }

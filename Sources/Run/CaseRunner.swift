@@ -86,19 +86,37 @@ package struct CaseRunner: Sendable {
 
     /// The limits every case gets unless its program says otherwise (Documentation/containment.md).
     /// Emulators need more address space than the program: qemu-i386 reserves the whole 4 GiB
-    /// guest space up front and qemu's translation buffer takes more.
+    /// guest space up front and qemu's translation buffer takes more. The stack is Linux's
+    /// default, 8 MiB, whatever the caller's shell has: `ulimit -s unlimited` would let a deep
+    /// recursion pass natively that crashes under qemu, whose guest stack is 8 MiB unless
+    /// RLIMIT_STACK is finite and larger (linux-user/main.c), as a larger `ulimit -s` would
+    /// make it.
     package static func defaultLimits(timeout: Double, processes: Int?, native: Bool) -> ResourceLimits {
         ResourceLimits(
             addressSpace: native ? 1 << 30 : 6 << 30, fileSize: 64 << 20, cpuSeconds: Int(timeout.rounded(.up)) + 5,
-            processes: processes, openFiles: 256)
+            processes: processes, openFiles: 256, stack: 8 << 20)
     }
 
+    /// What an emulator needs beyond the program's address space, as the defaults leave it:
+    /// qemu-i386 reserves 4 GiB up front, and qemu's translation buffer and heap take more.
+    static let emulatorOverhead = (6 << 30) - (1 << 30)
+
     /// `limits` with the program's resources no higher than the command line's or, where it gives
-    /// none, the defaults: a source may lower a limit, never raise it.
+    /// none, the defaults: a source may lower a limit, never raise it. The address space is the
+    /// program's: an emulator's process gets `emulatorOverhead` more, as the defaults give it,
+    /// so that a program that runs within it natively runs under qemu too. So are its processes:
+    /// qemu-user runs a thread of its own in each (its RCU thread), which pids.max and
+    /// RLIMIT_NPROC count, so the emulator gets two tasks for each process the program may have.
     func lowered(_ limits: CaseLimits, runner: Runner) -> CaseLimits {
-        let defaults = Self.defaultLimits(timeout: limits.timeout, processes: containment?.processLimit, native: runner.kind == .native)
+        let defaults = Self.defaultLimits(timeout: limits.timeout, processes: containment?.processLimit, native: true)
         var lowered = limits
         lowered.resources = limits.resources.lowered(to: limits.ceilings.filled(from: defaults))
+        if runner.kind != .native, let bytes = lowered.resources.addressSpace {
+            lowered.resources.addressSpace = bytes + Self.emulatorOverhead
+        }
+        if runner.hasThreadPerProcess, let processes = lowered.resources.processes {
+            lowered.resources.processes = processes * 2
+        }
         return lowered
     }
 
@@ -171,10 +189,12 @@ package struct CaseRunner: Sendable {
     /// debugged.
     package func explainCrash(
         _ input: CaseInput, of program: CrashProbe.Program, probe: CrashProbe, stem: String, argv0: String? = nil, runner: Runner,
-        limits: CaseLimits
+        limits: CaseLimits, signal: Int32? = nil
     ) throws -> CrashReport? {
         try repeating(input, of: program, stem: stem, argv0: argv0, runner: runner, limits: limits) { run, folder, options in
-            probe.probe(run, in: folder, workingDirectory: folder, options: options)
+            var run = run
+            run.signal = signal
+            return probe.probe(run, in: folder, workingDirectory: folder, options: options)
         }
     }
 
@@ -197,7 +217,7 @@ package struct CaseRunner: Sendable {
         defer { if let scope { _ = containment?.endCase(scope) } }
         prepared.launch.cgroupProcs = scope?.procsFile
         let run = CrashProbe.Run(
-            program: program, argv0: argv0 ?? "./" + stem, arguments: input.arguments, environment: prepared.command.environment,
+            program: program, argv0: argv0 ?? "./" + stem, arguments: input.arguments, environment: prepared.environment,
             runner: runner)
         // The case folder is the one the sandboxed qemu may create its gdbstub socket in.
         return body(run, workspace.path, prepared.launch)
@@ -205,6 +225,8 @@ package struct CaseRunner: Sendable {
 
     private struct Prepared {
         var command: Command
+        /// The program's environment (not qemu's).
+        var environment: [String: String]
         var launch: LaunchOptions
         var inputs: [String: [UInt8]]
         var programPath: String
@@ -228,9 +250,10 @@ package struct CaseRunner: Sendable {
                 programPath = "./" + stem
             }
         }
-        var command = runner.command(executable: programPath, argv0: argv0 ?? "./" + stem, arguments: input.arguments)
+        let environment = Self.environment(input.environment, home: seen)
+        var command = runner.command(
+            executable: programPath, argv0: argv0 ?? "./" + stem, arguments: input.arguments, environment: environment)
         command.workingDirectory = seen
-        command.environment = Self.environment(input.environment, home: seen)
         var launch = LaunchOptions()
         launch.stdin = .bytes(input.stdin)
         launch.stdout = .capture(limit: limits.outputLimit)
@@ -247,7 +270,7 @@ package struct CaseRunner: Sendable {
         if containment?.countsProcessesInCgroups == true { launch.limits.processes = nil }
         launch.isolation = containment?.namespaces
         launch.confinement = containment?.confinement ?? Confinement()
-        return Prepared(command: command, launch: launch, inputs: inputs, programPath: programPath)
+        return Prepared(command: command, environment: environment, launch: launch, inputs: inputs, programPath: programPath)
     }
 
     /// Gives a case's folder, or a file put in it, to the user cases run as (see `CaseIdentity`).

@@ -59,6 +59,9 @@ package struct CrashProbe: Sendable {
         /// The program's environment; `nil` inherits asmrun's.
         package var environment: [String: String]?
         package var runner: Runner
+        /// The signal that ended the program: the debugger stops at it alone, not at a signal
+        /// the program handled or ignored before it (`nil`: at the first).
+        package var signal: Int32?
 
         package init(program: Program, argv0: String, arguments: [String], environment: [String: String]?, runner: Runner) {
             self.program = program
@@ -92,8 +95,9 @@ package struct CrashProbe: Sendable {
                 != nil
         else { return nil }
         let inspection = ["source " + script] + GdbTranscript.inspection(code: code)
-        return transcript(run, before: [], after: inspection, folder: folder, workingDirectory: workingDirectory, options: options).flatMap
-        { report(from: GdbTranscript($0), run, code: code, readOnly: readOnly, executableStack: executableStack) }
+        let before = run.signal.map(GdbTranscript.stoppingOnlyAt) ?? []
+        return transcript(run, before: before, after: inspection, folder: folder, workingDirectory: workingDirectory, options: options)
+            .flatMap { report(from: GdbTranscript($0), run, code: code, readOnly: readOnly, executableStack: executableStack) }
     }
 
     /// What gdb printed running `run` with `before` (breakpoints) given before it starts and
@@ -182,9 +186,9 @@ package struct CrashProbe: Sendable {
     private func emulated(
         _ run: Run, _ before: [String], _ inspection: [String], _ folder: String, _ workingDirectory: String?, _ options: LaunchOptions
     ) -> String? {
-        var qemu = run.runner.command(executable: run.executable, argv0: run.argv0, arguments: run.arguments)
+        var qemu = run.runner.command(
+            executable: run.executable, argv0: run.argv0, arguments: run.arguments, environment: run.environment)
         qemu.workingDirectory = workingDirectory
-        qemu.environment = run.environment
         let socket = folder + "/.asmrun-gdb"
         var command = Command(
             debugger,

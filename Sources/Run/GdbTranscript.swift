@@ -56,6 +56,13 @@ struct GdbTranscript {
             """
     }
 
+    /// gdb's commands that pass every signal but `signal` to the program without stopping: a
+    /// program may handle a SIGUSR1 or a SIGALRM on its way to the crash the report is about.
+    /// gdb keeps SIGTRAP (5) and SIGINT for itself and stops at SIGTRAP whatever `all` says.
+    static func stoppingOnlyAt(_ signal: Int32) -> [String] {
+        ["handle all nostop noprint pass"] + (signal == 5 ? [] : ["handle \(Signal.name(of: signal)) stop print"])
+    }
+
     /// gdb's settings for a quiet, parseable session.
     static let settings: [String] = [
         "set pagination off", "set confirm off", "set width 0", "set height 0", "set disassembly-flavor intel",

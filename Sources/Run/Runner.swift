@@ -88,18 +88,49 @@ package struct Runner: Sendable, Equatable {
         return Runner(name: name, kind: .qemu(path: path, cpu: model, sysroot: sysroot))
     }
 
-    /// The command that runs `executable` with `arguments`, showing it `argv0` where possible.
-    package func command(executable: String, argv0: String, arguments: [String]) -> Command {
+    /// The command that runs `executable` with `arguments`, showing it `argv0` where possible,
+    /// in `environment` (`nil`: asmrun's).
+    package func command(executable: String, argv0: String, arguments: [String], environment: [String: String]? = nil) -> Command {
         switch kind {
         case .native, .binfmt:
-            return Command(executable, arguments, argv0: argv0)
+            return Command(executable, arguments, environment: environment, argv0: argv0)
         case .qemu(let path, let cpu, let sysroot):
             var prefix: [String] = []
             if let cpu { prefix += ["-cpu", cpu] }
             prefix += sysroot?.qemuArguments ?? []
-            return Command(path, prefix + ["-0", argv0, executable] + arguments)
+            let (assignments, kept) = environment.map(Self.handing) ?? ([], nil)
+            return Command(path, prefix + assignments + ["-0", argv0, executable] + arguments, environment: kept)
         case .custom(let words):
-            return Command(words[0], Array(words.dropFirst()) + [executable] + arguments)
+            return Command(words[0], Array(words.dropFirst()) + [executable] + arguments, environment: environment)
+        }
+    }
+
+    /// `environment` handed to qemu so that the program sees it in the order a native program
+    /// would: the launcher's, sorted by name. qemu-user builds the guest's environment in a list
+    /// whose every entry it puts at the head (util/envlist.c): its own environment first
+    /// (reversed that way, or kept in order by versions that load it from the end) and then each
+    /// `-E`. So qemu gets `-E` options in reverse and an empty environment of its own (none of
+    /// its `QEMU_*` settings from a case's). `-E` splits its value at commas: an assignment with
+    /// one stays in qemu's environment, after the others in the guest's (Documentation/testing.md).
+    static func handing(_ environment: [String: String]) -> (options: [String], kept: [String: String]) {
+        var options: [String] = []
+        var kept: [String: String] = [:]
+        for (name, value) in environment.sorted(by: { $0.key > $1.key }) {
+            if (name + value).contains(",") || name.isEmpty {
+                kept[name] = value
+            } else {
+                options += ["-E", name + "=" + value]
+            }
+        }
+        return (options, kept)
+    }
+
+    /// Whether the runner adds a thread to each process of the program: qemu-user's RCU thread
+    /// (a binfmt handler may be qemu-user-binfmt).
+    var hasThreadPerProcess: Bool {
+        switch kind {
+        case .qemu, .binfmt: true
+        case .native, .custom: false
         }
     }
 

@@ -65,10 +65,12 @@ struct CaseExecutor: Sendable {
         verdict.buildRemarks = configuration.checks ? artifact.remarks : EmulationWarning.removing(from: artifact.remarks)
         let stream = verdict.status == .timeout ? "status" : verdict.diffs.first?.stream
         verdict.location = test.location(of: testCase, stream: stream, runner: runner.name)
-        let crashed =
-            if case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal) {
+        let crashed: Int32? =
+            if case .signaled(let signal) = result.termination, CrashProbe.crashSignals.contains(signal),
                 !verdict.isSuccess || configuration.explainsExpectedCrashes
-            } else { false }
+            {
+                signal
+            } else { nil }
         explain(input, program: program, artifact: artifact, runner: runner, limits: limits, crashed: crashed, into: &verdict)
         return verdict
     }
@@ -88,15 +90,16 @@ struct CaseExecutor: Sendable {
             + "raise it with --scratch-limit"
     }
 
-    /// The crash report of a case that `crashed`, and the ABI checks of a failed case (of every
-    /// case with `--checks always`, where a finding fails a passing case; a timeout or an error
-    /// keeps its verdict): both run again under the debugger, with one debug build between them.
+    /// The crash report of a case that `crashed` (by that signal), and the ABI checks of a failed
+    /// case (of every case with `--checks always`, where a finding fails a passing case; a timeout
+    /// or an error keeps its verdict): both run again under the debugger, with one debug build
+    /// between them.
     private func explain(
-        _ input: CaseInput, program: Program, artifact: Artifact, runner: Runner, limits: CaseLimits, crashed: Bool,
+        _ input: CaseInput, program: Program, artifact: Artifact, runner: Runner, limits: CaseLimits, crashed: Int32?,
         into verdict: inout RunnerResult
     ) {
         var crashProbe: CrashProbe?
-        if crashed, let probe = self.runner.crashProbe {
+        if crashed != nil, let probe = self.runner.crashProbe {
             switch probe {
             case .success(let probe): crashProbe = probe
             case .failure(let missing): verdict.crashNote = "no crash report: \(missing.message)"
@@ -113,7 +116,8 @@ struct CaseExecutor: Sendable {
             symbols: symbols?.executable)
         if let crashProbe {
             let report = try? self.runner.explainCrash(
-                input, of: built, probe: crashProbe, stem: program.name, argv0: program.argv0, runner: runner, limits: limits)
+                input, of: built, probe: crashProbe, stem: program.name, argv0: program.argv0, runner: runner, limits: limits,
+                signal: crashed)
             if let report {
                 verdict.crash = report
             } else {

@@ -10,16 +10,20 @@ package struct ResourceLimits: Sendable, Equatable {
     package var processes: Int?
     /// RLIMIT_NOFILE.
     package var openFiles: Int?
+    /// RLIMIT_STACK in bytes: how far the main thread's stack may grow (and under qemu-user,
+    /// which sizes the guest's stack from it, at least 8 MiB).
+    package var stack: Int?
 
     package init(
         addressSpace: Int? = nil, fileSize: Int? = nil, cpuSeconds: Int? = nil,
-        processes: Int? = nil, openFiles: Int? = nil
+        processes: Int? = nil, openFiles: Int? = nil, stack: Int? = nil
     ) {
         self.addressSpace = addressSpace
         self.fileSize = fileSize
         self.cpuSeconds = cpuSeconds
         self.processes = processes
         self.openFiles = openFiles
+        self.stack = stack
     }
 }
 
@@ -29,7 +33,7 @@ extension ResourceLimits {
         ResourceLimits(
             addressSpace: addressSpace ?? defaults.addressSpace, fileSize: fileSize ?? defaults.fileSize,
             cpuSeconds: cpuSeconds ?? defaults.cpuSeconds, processes: processes ?? defaults.processes,
-            openFiles: openFiles ?? defaults.openFiles)
+            openFiles: openFiles ?? defaults.openFiles, stack: stack ?? defaults.stack)
     }
 }
 
@@ -40,6 +44,6 @@ extension ResourceLimits {
         return ResourceLimits(
             addressSpace: lower(addressSpace, ceilings.addressSpace), fileSize: lower(fileSize, ceilings.fileSize),
             cpuSeconds: lower(cpuSeconds, ceilings.cpuSeconds), processes: lower(processes, ceilings.processes),
-            openFiles: lower(openFiles, ceilings.openFiles))
+            openFiles: lower(openFiles, ceilings.openFiles), stack: lower(stack, ceilings.stack))
     }
 }

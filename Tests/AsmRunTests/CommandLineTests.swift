@@ -64,6 +64,20 @@ import Testing
         #expect(qemu.noiseFilter != nil)
     }
 
+    /// qemu gets the program's environment as `-E` options in reverse (it puts each at the head
+    /// of the guest's list) and keeps in its own only what `-E` would split at a comma.
+    @Test func qemuGetsTheEnvironmentAsOptionsInReverse() {
+        let environment = ["PATH": "/bin", "A": "1", "LIST": "x,y", "QEMU_STRACE": "1"]
+        let native = Runner(name: "native", kind: .native)
+        #expect(native.command(executable: "/b/p", argv0: "./p", arguments: []).environment == nil)
+        #expect(native.command(executable: "/b/p", argv0: "./p", arguments: [], environment: environment).environment == environment)
+        let qemu = Runner(name: "qemu", kind: .qemu(path: "/usr/bin/qemu-x86_64", cpu: "qemu64", sysroot: nil))
+        let command = qemu.command(executable: "/b/p", argv0: "./p", arguments: ["a"], environment: environment)
+        #expect(
+            command.arguments == ["-cpu", "qemu64", "-E", "QEMU_STRACE=1", "-E", "PATH=/bin", "-E", "A=1", "-0", "./p", "/b/p", "a"])
+        #expect(command.environment == ["LIST": "x,y"])
+    }
+
     @Test func runOptionsParse() throws {
         let options = try RunOptions(parsing: [
             "-felf32", "x.asm", "-I", "inc", "-DDEBUG", "--runner", "qemu", "--timeout=2.5", "-v", "--", "-a", "b",

@@ -27,6 +27,7 @@ struct CrashReportTests {
         Sample(file: "noexit32.asm", signal: "SIGSEGV", hint: "forget the exit system call (mov eax, 1 / int 0x80)", thirtyTwoBit: true),
         Sample(file: "null_write.asm", signal: "SIGSEGV", hint: "address 0x0 is near zero"),
         Sample(file: "null_write32.asm", signal: "SIGSEGV", hint: "address 0x0 is near zero", thirtyTwoBit: true),
+        Sample(file: "after_signal.asm", signal: "SIGSEGV", hint: "address 0x0 is near zero"),
         Sample(
             file: "misaligned_printf.asm", signal: "SIGSEGV",
             hint: "in printf called from {path}:15 faulted: the stack was not 16-byte aligned"),
@@ -145,6 +146,21 @@ struct CrashReportTests {
         #expect((crash["hints"] as? [String])?.first?.hasPrefix("address 0x0 is near zero") == true)
         let junit = try String(contentsOfFile: directory + "/r.xml", encoding: .utf8)
         #expect(junit.contains("null_write.asm:7: SIGSEGV (segmentation fault) writing address 0x0"))
+    }
+
+    /// A failing case's report, like `asmrun FILE`'s, is about the signal that ended the program,
+    /// not a SIGUSR1 it handled before (gdb stops at that signal alone).
+    @Test(arguments: ways) func aCaseReportNamesTheSignalThatEndedTheProgram(way: Way) throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { Files.removeTree(directory) }
+        try FileManager.default.copyItem(atPath: Fixture.corpus + "/crashes/after_signal.asm", toPath: directory + "/after_signal.asm")
+        try Fixture.write("[case default]\nstatus: exit 0\n", to: directory + "/after_signal.expect")
+        let run = try Fixture.asmrun(["test", directory, "--no-checks"] + way.arguments, environment: way.environment)
+        #expect(run.status == .exited(1))
+        #expect(
+            run.stdout.contains("    asmrun: \(directory)/after_signal.asm:19: SIGSEGV (segmentation fault) writing address 0x0"),
+            "\(run.stdout)")
+        #expect(!run.stdout.contains("SIGUSR1"), "\(run.stdout)")
     }
 
     @Test func anExpectedCrashPassesAndShowsItsReportOnlyWithVerbose() throws {

@@ -11,6 +11,7 @@ typedef struct {
     long long cpu_seconds;    // RLIMIT_CPU
     long long processes;      // RLIMIT_NPROC
     long long open_files;     // RLIMIT_NOFILE
+    long long stack;          // RLIMIT_STACK, bytes
 } asmrun_limits;
 
 /// Everything the child needs; file descriptors of -1 are inherited from the parent.
