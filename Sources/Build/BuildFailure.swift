@@ -71,8 +71,14 @@ package struct BuildFailure: AsmRunError, Equatable {
 
     /// What a source nasm rejected is when it is not NASM at all (GNU as, MASM, DOS), read from
     /// its first 256 KiB.
+    /// A UTF-8 byte order mark, which nasm reads as text (the classic build fails alike), comes
+    /// first.
     static func foreignHint(_ source: String) -> String? {
         guard let bytes = try? Files.read(source) else { return nil }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            return "the file starts with a UTF-8 byte order mark, which nasm reads as text on line 1: save it as UTF-8"
+                + " without one (VS Code: the status bar's `UTF-8 with BOM`, then Save with Encoding, UTF-8)"
+        }
         return ForeignDialect(Substring(decoding: bytes.prefix(256 << 10), as: UTF8.self))?.hint
     }
 

@@ -25,9 +25,14 @@ package enum AsmRun {
         case "report":
             return ReportCommand.main(rest, context: context)
         case "doctor":
-            return DoctorCommand(context: context).execute()
+            return subcommand(rest, help: Usage.doctor, failing: .test, context: context) {
+                if let first = rest.first {
+                    throw UsageError("doctor takes no arguments, not `\(first.displayEscaped)`", fix: "run asmrun doctor alone")
+                }
+                return DoctorCommand(context: context).execute()
+            }
         case "cache":
-            return CacheCommand.main(rest, context: context)
+            return subcommand(rest, help: Usage.cache, failing: .test, context: context) { CacheCommand.main(rest, context: context) }
         case "run":
             return runMain(rest, context: context)
         case "debug":

@@ -66,7 +66,10 @@ struct RunOptions: Sendable, Equatable {
                 format = named
             case "--link": link = try scanner.choice(for: argument, as: LinkMode.self)
             case "-I": includeDirectories.append(try scanner.value(for: argument))
-            case "-D": defines.append(try scanner.value(for: argument))
+            case "-D":
+                let value = try scanner.value(for: argument)
+                if let problem = ProgramSettings.defineProblem(value) { throw UsageError("-D \(value.displayEscaped): \(problem)") }
+                defines.append(value)
             case "-l": linkFlags.append("-l" + (try scanner.value(for: argument)))
             case "--link-flags":
                 let text = try scanner.value(for: argument)

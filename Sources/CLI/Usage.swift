@@ -1,4 +1,7 @@
 enum Usage {
+    static let doctor = "usage: asmrun doctor (what this host has: tools, runners, containment)\n"
+    static let cache = "usage: asmrun cache info|clean [--cache-dir DIR]\n"
+
     static let main = """
         asmrun — assemble, link and run x86 NASM programs on any Linux host, and test them.
 

@@ -23,7 +23,10 @@ package struct MarkdownDocument: Sendable {
         /// The 1-based line of the opening fence.
         package var line: Int { open + 1 }
         /// The 0-based indices of its content lines.
-        var content: Range<Int> { (open + 1)..<(close ?? open + 1) }
+        /// A fence never closed runs to the end of the document, as CommonMark renders it.
+        var content: Range<Int> { (open + 1)..<(close ?? documentEnd) }
+        /// The document's line count.
+        var documentEnd: Int
     }
 
     /// A program block with what belongs to it.
@@ -91,7 +94,8 @@ package struct MarkdownDocument: Sendable {
             if let fence = Self.opening(text, at: index) {
                 let closed = closing(fence, from: index + 1)
                 let block = Fence(
-                    open: index, close: closed, words: fence.words, marker: fence.marker, length: fence.length)
+                    open: index, close: closed, words: fence.words, marker: fence.marker, length: fence.length,
+                    documentEnd: lineCount)
                 if Self.programLanguages.contains(block.language) {
                     if let done = current { programs.append(done) }
                     let attached = comment.flatMap { found in isBlank(from: found.end + 1, to: index) ? found.body : nil }

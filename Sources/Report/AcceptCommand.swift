@@ -23,14 +23,17 @@ package struct AcceptCommand: Sendable {
         let markdown = [".md", ".markdown"].contains { report.program.lowercased().hasSuffix($0) }
         if markdown && result.diffs.contains(where: { $0.stream == "status" || $0.stream == "stderr" }) { return nil }
         let words = ["asmrun", "test", report.program, "--update", "--filter", ":" + Self.literal(report.caseName) + "$"] + extraArguments
-        return "accept with: " + words.map(ShellWords.quote).joined(separator: " ")
+        return "accept with: " + words.map(ShellWords.quoteForTerminal).joined(separator: " ")
     }
 
-    /// `name` as a regular expression that matches it literally.
+    /// `name` as a regular expression that matches it literally; a control character as
+    /// `\x{HEX}`, so the pattern prints as it is.
     package static func literal(_ name: String) -> String {
         var pattern = ""
         for character in name {
-            if character.isLetter || character.isNumber || character == "_" || character == "-" || character == " " {
+            if character.unicodeScalars.contains(where: DisplayText.needsEscape) {
+                for scalar in character.unicodeScalars { pattern += "\\x{" + String(scalar.value, radix: 16) + "}" }
+            } else if character.isLetter || character.isNumber || character == "_" || character == "-" || character == " " {
                 pattern.append(character)
             } else {
                 pattern += "\\" + String(character)

@@ -9,6 +9,17 @@ extension TestSession {
     /// Discovery (with the reference), `--filter`, then `--shard`; what could not be searched,
     /// folders that hold no program and the files not taken as programs are reported here.
     /// `loaded` gets each program as soon as it is read (to build it ahead).
+    /// The paths given but the reference folder and what is in it (`asmrun test * --reference
+    /// reference` names it too), each left out with a note: it is what the others are graded by.
+    private func submissions(of paths: [String]) -> [String] {
+        guard let reference = plan.referencePath.flatMap(Files.realPath) else { return paths }
+        return paths.filter { path in
+            guard let real = Files.realPath(path), Files.isWithin(real, folder: reference) else { return true }
+            diagnostics.remark("\(path.displayEscaped): the reference folder (or in it): left out, it is what the paths are graded by")
+            return false
+        }
+    }
+
     func selectPrograms(
         documents: String, stop: @escaping @Sendable () -> Bool = { false },
         loaded: @escaping @Sendable (TestProgram) -> Void = { _ in }, selected: (([TestProgram]) -> Void)? = nil
@@ -16,7 +27,7 @@ extension TestSession {
         let reference = try plan.referencePath.map { try Reference(path: $0) }
         let rules = GradingRules(reference: reference, untrusted: plan.untrusted)
         var suite = TestSuite(
-            paths: plan.paths, rules: rules, loaders: plan.filter == nil ? plan.jobs : 1, documents: documents, stop: stop,
+            paths: submissions(of: plan.paths), rules: rules, loaders: plan.filter == nil ? plan.jobs : 1, documents: documents, stop: stop,
             loaded: loaded)
         if suite.interrupted { return suite }
         for problem in suite.problems { diagnostics.error(problem) }

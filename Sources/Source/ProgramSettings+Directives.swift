@@ -48,7 +48,10 @@ extension ProgramSettings {
             namedPaths += try checked(flags, key, link: false, location)
             cFlags += flags
         case "argv0": argv0 = try argument("the name the program sees as argv[0], such as ./leap.out")
-        case "define": defines.append(try argument("NAME[=VALUE]"))
+        case "define":
+            let value = try argument("NAME[=VALUE]")
+            if let problem = Self.defineProblem(value) { throw invalid(location, "`define \(value)`: \(problem)") }
+            defines.append(value)
         case "include":
             let folder = try argument("a directory")
             includeDirectories.append(folder)
@@ -115,4 +118,22 @@ private func checked(_ flags: [String], _ key: String, link: Bool, _ location: F
 
 private func invalid(_ location: FileLocation, _ problem: String) -> FileError {
     FileError(path: location.path, line: location.line, problem: problem, fix: "fix the `; asmrun:` line")
+}
+
+extension ProgramSettings {
+    /// Why `text` is no `NAME[=VALUE]` for nasm's `-D` (nil when it is one): a name of letters,
+    /// digits and `_ . ? $ # @ ~`, not starting with a digit.
+    package static func defineProblem(_ text: String) -> String? {
+        let name = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard let first = name.unicodeScalars.first else { return "a definition needs a name before any `=`" }
+        let digits: ClosedRange<Unicode.Scalar> = "0"..."9"
+        let allowed = { (c: Unicode.Scalar) in
+            c.isASCII && (c.properties.isAlphabetic || digits.contains(c) || "_.?$#@~".unicodeScalars.contains(c))
+        }
+        guard name.unicodeScalars.allSatisfy(allowed), !digits.contains(first) else {
+            return
+                "`\(String(name).displayEscaped)` is not a name nasm can define (letters, digits and _ . ? $ # @ ~, not starting with a digit)"
+        }
+        return nil
+    }
 }

@@ -35,7 +35,7 @@ package enum DisplayText {
             .map { escape(String(String.UnicodeScalarView($0))) }.joined(separator: "\n")
     }
 
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0..<0x20, 0x7f..<0xa0: true
         case 0x200e, 0x200f, 0x2028, 0x2029, 0x202a...0x202e, 0x2066...0x2069: true

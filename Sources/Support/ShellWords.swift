@@ -52,4 +52,22 @@ package enum ShellWords {
         if !word.isEmpty && word.allSatisfy({ safe.contains($0) }) { return word }
         return "'" + word.replacing("'", with: "'\\''") + "'"
     }
+
+    /// `quote` for a command printed to a terminal: a word holding a control character
+    /// (`DisplayText`'s) is quoted `$'…'` with `\xNN` escapes (bash, zsh, ksh, POSIX.1-2024),
+    /// so the line prints as it runs.
+    package static func quoteForTerminal(_ word: String) -> String {
+        guard word.unicodeScalars.contains(where: DisplayText.needsEscape) else { return quote(word) }
+        var quoted = "$'"
+        for scalar in word.unicodeScalars {
+            switch scalar {
+            case "\\": quoted += "\\\\"
+            case "'": quoted += "\\'"
+            case _ where DisplayText.needsEscape(scalar):
+                for byte in String(scalar).utf8 { quoted += "\\x" + String(byte, radix: 16).leftPadded(to: 2) }
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "'"
+    }
 }

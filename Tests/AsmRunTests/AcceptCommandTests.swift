@@ -14,6 +14,25 @@ import Testing
         #expect(!"x.asm:aXb (2)+".contains(regex) && !"x.asm:a.b (2)++".contains(regex))
     }
 
+    /// A name with control characters prints escaped, and the line still runs: the path quoted
+    /// `$'…'` (bash reads it back byte for byte), the case name matched by `\x{HEX}`.
+    @Test func controlCharactersAreQuotedSoTheLineRuns() throws {
+        let path = "t2/x\u{1b}[31mred's\\.asm"
+        let quoted = ShellWords.quoteForTerminal(path)
+        #expect(quoted == "$'t2/x\\x1b[31mred\\'s\\\\.asm'")
+        #expect(quoted.displayEscaped == quoted, "it prints as it is")
+        var options = LaunchOptions()
+        options.timeout = 30
+        let echoed = try PosixLauncher(path: Fixture.environment["PATH"]).run(
+            Command("/bin/bash", ["-c", "printf %s " + quoted]), options: options)
+        #expect(echoed.stdout == Array(path.utf8))
+        let name = "n\u{01}\u{7f}\u{85}é"
+        let pattern = ":" + AcceptCommand.literal(name) + "$"
+        #expect(pattern == ":n\\x{1}\\x{7f}\\x{85}é$")
+        #expect(("p.asm:" + name).contains(try Regex(pattern)))
+        #expect(!("p.asm:n\u{01}\u{7f}\u{85}e").contains(try Regex(pattern)))
+    }
+
     @Test(.tags(.integration), .needsTools)
     func theLineRecordsThatCaseAloneWhenRun() throws {
         let directory = try Fixture.temporaryDirectory()

@@ -103,6 +103,12 @@ import Testing
         #expect(try RunOptions(parsing: ["a.asm", "--c-flags", "-O2 -Wall"]).cFlags == ["-O2", "-Wall"])
         #expect(throws: UsageError.self) { try RunOptions(parsing: ["a.asm", "--bogus"]) }
         #expect(throws: UsageError.self) { try RunOptions(parsing: ["a.asm", "--timeout", "-1"]) }
+        // `-D ''` gave nasm a bare -D, which took the next word (asmrun's scratch path) for its name.
+        for bad in ["", "=x", "1X", "A B", "A\nB"] {
+            #expect(throws: UsageError.self, "-D \(bad.debugDescription)") { try RunOptions(parsing: ["a.asm", "-D", bad]) }
+        }
+        #expect(
+            try RunOptions(parsing: ["a.asm", "-D", "DEBUG", "-D", "N=3", "-D", "..@x?=a b"]).defines == ["DEBUG", "N=3", "..@x?=a b"])
     }
 
     @Test func testOptionsParse() throws {

@@ -76,6 +76,22 @@ import Testing
         #expect(binfmt.status == 1)
     }
 
+    /// `doctor` and `cache` answer `--help` with their usage, and doctor refuses arguments
+    /// rather than ignoring them.
+    @Test func doctorAndCacheReadTheirArguments() throws {
+        func main(_ arguments: [String]) -> (status: Int32, output: String) {
+            let console = Console(bufferingWithColor: false)
+            let context = Context(
+                environment: ["PATH": "/nonexistent", "NO_COLOR": "1"], launcher: PosixLauncher(path: nil), console: console)
+            return (AsmRun.main(arguments, context: context), console.capturedOutput)
+        }
+        let bogus = try Fixture.asmrun(["doctor", "--bogus"])
+        #expect(bogus.status == .exited(2) && bogus.stdout.isEmpty, "\(bogus)")
+        #expect(bogus.stderr == "asmrun: doctor takes no arguments, not `--bogus`; run asmrun doctor alone\n", "\(bogus)")
+        #expect(main(["doctor", "--help"]) == (0, Usage.doctor))
+        #expect(main(["cache", "-h"]) == (0, Usage.cache))
+    }
+
     /// An ARM host without the x86 GNU ld links with ld.lld, whose programs can behave otherwise.
     @Test func theLldFallbackIsNamedAsOne() throws {
         let unmounted = try FakeBinfmt(status: nil, entries: [:])

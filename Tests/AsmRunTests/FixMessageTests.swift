@@ -68,6 +68,7 @@ struct FixMessageTests {
         (".globl _start\n_start:\n    movl $60, %eax\n    xorl %edi, %edi\n    syscall\n", "this is GNU as (AT&T syntax"),
         (".model small\n.code\nmain proc\n    mov ah, 4ch\n    int 21h\nmain endp\nend main\n", "this is MASM/TASM syntax"),
         ("org 100h\n    mov ah, 9\n    int 21h\n    mov ah, 4ch\n    int 21h\nmsg db 'hi$'\n", "this is a 16-bit DOS program"),
+        ("\u{FEFF}global _start\n_start:\n    mov eax, 60\n    syscall\n", "the file starts with a UTF-8 byte order mark"),
     ])
     func aForeignDialectIsNamed(source: String, sentence: String) throws {
         let result = try Self.run(["p.asm": source], ["p.asm"])

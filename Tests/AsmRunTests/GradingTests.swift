@@ -73,6 +73,20 @@ struct GradingTests {
     /// The schema of https://gradescope-autograders.readthedocs.io/en/latest/specs/: `score`,
     /// `execution_time`, `output`, and `tests[]` of `name`, `score`, `max_score`, `status`
     /// (`passed` | `failed`) and `output`.
+    /// `asmrun test * --reference ref` names the reference too: it is left out with a note, not
+    /// graded against itself (which refused its own files as links out of it).
+    @Test func theReferenceAmongThePathsIsLeftOut() throws {
+        let room = try Classroom()
+        defer { room.remove() }
+        try room.write(Classroom.count, to: "subs/alice/count.asm")
+        let graded = try room.grade(["alice"], ["ref", "./ref/count.asm"])
+        #expect(graded.status == .exited(0), "\(graded)")
+        #expect(graded.lines(containing: "ref: the reference folder (or in it): left out").count == 1, "\(graded)")
+        #expect(graded.lines(containing: "./ref/count.asm: the reference folder (or in it): left out").count == 1, "\(graded)")
+        #expect(graded.score("alice").map { [$0.score, $0.max] } == [3, 3], "\(graded)")
+        #expect(graded.lines(containing: "is a link to").isEmpty, "\(graded)")
+    }
+
     @Test func theGradescopeResultsFollowItsSchema() throws {
         let root = try Self.classroom()
         defer { Files.removeTree(root) }

@@ -23,6 +23,8 @@ import Testing
         ("timeout inf", "from 0.001 to 604800"),
         ("timeout nan", "from 0.001 to 604800"),
         ("timeout -1", "from 0.001 to 604800"),
+        ("define =x", "a definition needs a name before any `=`"),
+        ("define 9lives", "not a name nasm can define"),
     ])
     func directiveNumbersAreRangeChecked(directive: String, range: String) {
         let error = #expect(throws: FileError.self) {

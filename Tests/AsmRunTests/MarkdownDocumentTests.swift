@@ -64,6 +64,14 @@ import Testing
         #expect(doc.strayComments.isEmpty)
     }
 
+    /// A fence never closed runs to the end of the document (CommonMark): the last program of a
+    /// chapter whose closing fence was lost is still a program, not an empty fragment.
+    @Test func aBlockNeverClosedRunsToTheEnd() {
+        let doc = document("```nasm\nnop\n```\n\n```nasm\nglobal _start\n_start:\n    ud2\n")
+        #expect(doc.programs.count == 2)
+        #expect(doc.code(of: doc.programs[1]).filter { !$0.isEmpty } == ["global _start", "_start:", "    ud2"])
+    }
+
     @Test func aCommentNoBlockFollowsIsStray() {
         let doc = document("<!-- asmrun: status: exit 1 -->\n\ntext between\n```nasm\nnop\n```\n<!-- asmrun: args: x -->\n")
         #expect(doc.strayComments == [1, 7])

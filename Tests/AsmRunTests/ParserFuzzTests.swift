@@ -110,7 +110,8 @@ struct SeededGenerator: RandomNumberGenerator {
                     case 1: mutate(directive, &random)
                     default: directive
                     }
-                lines.append(Array("; asmrun: ".utf8) + text.filter { $0 != 0x0a })
+                // nasm ends a line at LF, and also at a lone CR, NUL or ^Z (`SourceScan+Lines`).
+                lines.append(Array("; asmrun: ".utf8) + text.filter { ![0x0a, 0x0d, 0x00, 0x1a].contains($0) })
                 if Bool.random(using: &random) { lines.append(Array("    mov eax, 1 ; asmrun: not a directive".utf8)) }
             }
             let input = Array(lines.joined(separator: [0x0a])) + [0x0a]
