@@ -64,4 +64,29 @@ struct ReferenceSightAttackTests {
         #expect(graded.status == .exited(1), "\(graded.output)")
         #expect(PeekingClass.stdout(graded.json, program: "echo.asm") == "nothing found\n", "\(graded.output)")
     }
+
+    /// After `asmrun test ref` (grading.md's `--update` run) the reference's executable is in
+    /// the cache, whose entries cases run where they are: a C helper listed the cache's
+    /// `objects`, found the executable holding the reference's secret and ran it. As root the
+    /// folder is closed to cases (mode 0711: nobody may run an entry by its name, a key of
+    /// inputs it cannot know, not list them). As a user, cases run as that user and still
+    /// list it: a known issue until cases see only their own executable.
+    @Test(arguments: ways)
+    func aCaseCannotRunTheReferencesExecutable(identity: PeekingClass.Identity, arm: Bool) throws {
+        let room = try PeekingClass(identity, arm: arm)
+        defer { room.remove() }
+        try room.write(PeekingClass.shout, to: "ref/shout.asm")
+        try room.write(Self.hidden("SECRET-OUTPUT-42"), to: "ref/shout.expect")
+        let teacher = try room.asmrun(["test", "ref"])
+        #expect(teacher.status == .exited(0), "\(teacher.output)")
+        try room.write(PeekingClass.caller("steal.c"), to: "subs/mallory/shout.asm")
+        try room.write(PeekingClass.helper(PeekingClass.steal, walking: room.root + "/home/.cache/asmrun"), to: "subs/mallory/steal.c")
+        let graded = try room.asmrun(["test", "subs/mallory", "--reference", "ref", "--gradescope", "results.json"])
+        withKnownIssue("a user's cases still list the cache's entries") {
+            #expect(graded.status == .exited(1), "\(graded.output)")
+            #expect(PeekingClass.stdout(graded.json, program: "shout.asm") == "nothing found\n", "\(graded.output)")
+        } when: {
+            identity == .nobody
+        }
+    }
 }
