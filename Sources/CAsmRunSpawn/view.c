@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum { MAX_VISIBLE = 8 };
+enum { MAX_VISIBLE = 8, MAX_HIDDEN = 4 };
 
 size_t asmrun_format_number(char *out, unsigned long long value) {
     char digits[24];
@@ -171,6 +171,9 @@ static int make_view(const asmrun_view *view) {
     int device_fds[ASMRUN_DEVICE_COUNT];
     asmrun_open_devices(device_fds);
     int code = 0;
+    /* First: a hidden folder may hold a kept one, bound back below. */
+    int hidden_count = view->hidden_count < MAX_HIDDEN ? view->hidden_count : MAX_HIDDEN;
+    for (int index = 0; index < hidden_count && code == 0; index++) code = asmrun_cover(view->hidden[index]);
     const char *const covered[] = {"/tmp", "/run", "/var/run"};
     for (int index = 0; index < 3 && code == 0; index++) code = asmrun_cover(covered[index]);
     if (code == 0) code = asmrun_make_dev(device_fds, "");

@@ -88,7 +88,7 @@ package final class BuildView: Sendable {
                                 scratch: cScratch, visible: visibleList.baseAddress, visible_count: Int32(visibleList.count),
                                 scratch_writable: 1, cover_private: 0, new_root: newRoot, writable: writableList.baseAddress,
                                 writable_count: Int32(writableList.count), working_directory: cwd,
-                                no_network: sharing ? 1 : 0, shared_user_fd: sharing ? sharedUser : -1)
+                                no_network: sharing ? 1 : 0, shared_user_fd: sharing ? sharedUser : -1, hidden: nil, hidden_count: 0)
                             return asmrun_make_namespaces(
                                 &view, root ? 0 : 1, &namespaces.userNamespace, &namespaces.networkNamespace,
                                 &namespaces.mountNamespace, &step)

@@ -71,8 +71,9 @@ package final class Containment: Sendable {
     /// `launcher` is the one that will start the cases. `isolate: false` (`--no-isolation`)
     /// leaves out the namespaces, not the capabilities and the filter. `cgroupParent` is the
     /// cgroup the run's tree is made in (`ASMRUN_CGROUP_PARENT`; the hierarchy's root if `nil`).
+    /// `hidden` folders (a grading run's reference) are covered by an empty tmpfs in cases' view.
     package init(
-        writable: String, visible: [String] = [], isolate: Bool = true, folderBytes: Int = 256 << 20,
+        writable: String, visible: [String] = [], hidden: [String] = [], isolate: Bool = true, folderBytes: Int = 256 << 20,
         cgroupParent: String? = nil, launcher: any ProcessLaunching
     ) {
         let root = geteuid() == 0
@@ -81,7 +82,8 @@ package final class Containment: Sendable {
         // Cases of root's run as another user (`CaseIdentity`): they may pass through the
         // folder of their folders, not list it.
         if root { chmod(writable, 0o711) }
-        let setup = NamespaceSetup(scratch: writable, visible: visible, root: root, isolate: isolate, launcher: launcher)
+        let setup = NamespaceSetup(
+            scratch: writable, visible: visible, hidden: hidden, root: root, isolate: isolate, launcher: launcher)
         namespaces = setup.namespaces
         confinement = setup.confinement
         var layers = setup.layers

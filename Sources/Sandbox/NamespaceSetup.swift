@@ -20,7 +20,7 @@ struct NamespaceSetup {
     /// can run that way where they work.
     static let userNamespacesRefused = getenv("ASMRUN_USER_NAMESPACES").map { String(cString: $0) == "0" } ?? false
 
-    init(scratch: String, visible: [String], root: Bool, isolate: Bool, launcher: any ProcessLaunching) {
+    init(scratch: String, visible: [String], hidden: [String], root: Bool, isolate: Bool, launcher: any ProcessLaunching) {
         let seccomp = SeccompFilter.make()
         let filter = try? seccomp.get()
         if case .failure(let problem) = seccomp { problems.append("seccomp: \(problem)") }
@@ -32,7 +32,8 @@ struct NamespaceSetup {
         let refused = !root && Self.userNamespacesRefused
         if refused && isolate { problems.append("unprivileged user namespaces refused (ASMRUN_USER_NAMESPACES=0)") }
         for writableScratch in [false, true] where chosen == nil && isolate && !refused {
-            let made = Self.make(scratch: scratch, visible: visible, writable: writableScratch, root: root, problems: &problems)
+            let made = Self.make(
+                scratch: scratch, visible: visible, hidden: hidden, writable: writableScratch, root: root, problems: &problems)
             guard made.networkNamespace >= 0 || made.mountNamespace >= 0 else { break }
             let caseNamespaces = !writableScratch && made.mountNamespace >= 0
             // Another user reaches what it runs only through the view's covers (`cover_private`).
@@ -77,21 +78,25 @@ struct NamespaceSetup {
     }
 
     private static func make(
-        scratch: String, visible: [String], writable: Bool, root: Bool, problems: inout [String]
+        scratch: String, visible: [String], hidden: [String], writable: Bool, root: Bool, problems: inout [String]
     ) -> Namespaces {
         var made = Namespaces()
         var step: UnsafePointer<CChar>?
         let paths = visible.map { strdup($0) }
-        defer { paths.forEach { free($0) } }
+        let covered = hidden.map { strdup($0) }
+        defer { (paths + covered).forEach { free($0) } }
         let code = scratch.withCString { cScratch in
             paths.map { UnsafePointer($0) }.withUnsafeBufferPointer { list in
-                // As root, cases run as another user (`CaseIdentity`), who must reach what they run.
-                var view = asmrun_view(
-                    scratch: cScratch, visible: list.baseAddress, visible_count: Int32(list.count), scratch_writable: writable ? 1 : 0,
-                    cover_private: root ? 1 : 0, new_root: nil, writable: nil, writable_count: 0, working_directory: nil, no_network: 0,
-                    shared_user_fd: -1)
-                return asmrun_make_namespaces(
-                    &view, root ? 0 : 1, &made.userNamespace, &made.networkNamespace, &made.mountNamespace, &step)
+                covered.map { UnsafePointer($0) }.withUnsafeBufferPointer { hiddenList in
+                    // As root, cases run as another user (`CaseIdentity`), who must reach what they run.
+                    var view = asmrun_view(
+                        scratch: cScratch, visible: list.baseAddress, visible_count: Int32(list.count),
+                        scratch_writable: writable ? 1 : 0, cover_private: root ? 1 : 0, new_root: nil, writable: nil, writable_count: 0,
+                        working_directory: nil, no_network: 0, shared_user_fd: -1, hidden: hiddenList.baseAddress,
+                        hidden_count: Int32(hiddenList.count))
+                    return asmrun_make_namespaces(
+                        &view, root ? 0 : 1, &made.userNamespace, &made.networkNamespace, &made.mountNamespace, &step)
+                }
             }
         }
         if code != 0 {

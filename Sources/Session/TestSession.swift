@@ -63,6 +63,7 @@ package struct TestSession: Sendable {
             Containment(
                 writable: scratch.path,
                 visible: [store.scratch] + store.runnableFolders + Self.prefixRunners(plan.runners, context, toolchain),
+                hidden: plan.referencePath.map { Reference.hiddenFolders(for: $0) } ?? [],
                 isolate: plan.isolate, folderBytes: plan.scratchLimit, cgroupParent: context.environment["ASMRUN_CGROUP_PARENT"],
                 launcher: context.launcher)
         }

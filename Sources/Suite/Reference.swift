@@ -24,6 +24,11 @@ package struct Reference: Sendable {
                 path: path, problem: Files.exists(path) ? "is not a folder" : "does not exist",
                 fix: "--reference takes the folder that holds the .expect files")
         }
+        guard Files.realPath(path) != "/" else {
+            throw FileError(
+                path: path, problem: "is the root folder, which cases could not be kept from reading",
+                fix: "--reference takes the folder that holds the .expect files")
+        }
         var keys: [String] = []
         var visited = Set<[UInt64]>()
         try Self.collect(path, prefix: "", into: &keys, visited: &visited)

@@ -156,7 +156,8 @@ int asmrun_pin_thread(int nth);
 /// files, at most 8) stay where
 /// they are, read-only, under the fresh, empty, read-only tmpfs mounted over /tmp, /run,
 /// /var/run and /dev/shm; /dev holds only null, zero, full, random and urandom; everything
-/// else is the host's, read-only. With `scratch_writable` the scratch folder stays writable
+/// else is the host's, read-only, but the `hidden` folders, each covered by an empty tmpfs
+/// first (a kept path below one is bound back onto it). With `scratch_writable` the scratch folder stays writable
 /// (for cases without mount namespaces of their own, which cannot bind their folder). With
 /// `cover_private`, for cases of another user: the highest folder above each kept path that
 /// others may not search (/root, a home of mode 0700) is covered by an empty tmpfs holding only
@@ -182,6 +183,11 @@ typedef struct {
     /* With a user namespace: enter this one (another view's) instead of making one; its
        descriptor is not stored again (-1). -1 otherwise. */
     int shared_user_fd;
+    /* Folders (at most 4) covered by an empty read-only tmpfs before anything is kept, as /tmp
+       is: a grading run's reference, out of its cases' sight. Not with `new_root` (a build view
+       holds nothing it is not given). */
+    const char *const *hidden;
+    int hidden_count;
 } asmrun_view;
 
 /// Creates the namespaces children run in: a network namespace with no interfaces up, and a
