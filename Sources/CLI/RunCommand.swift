@@ -128,7 +128,11 @@ struct RunCommand: Sendable {
         var launch = LaunchOptions()
         launch.stdin = input.source
         launch.stdout = .inherit
-        launch.stderr = runner.noiseFilter.map { .forward(to: 2, filter: $0) } ?? .inherit
+        // qemu's own line on a crash is filtered out of standard error, through a relay; but
+        // where standard error is standard output's file (a terminal, `2>&1`) the relay would
+        // put the program's lines out of order, and there standard error is passed as it is.
+        let sharesOutput = Files.sameOpenFile(1, 2)
+        launch.stderr = sharesOutput ? .inherit : runner.noiseFilter.map { .forward(to: 2, filter: $0) } ?? .inherit
         launch.timeout = program.settings.timeout
         launch.newProcessGroup = false
         let result = try launchProgram(command, launch, input: input)

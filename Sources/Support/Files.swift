@@ -166,6 +166,13 @@ package enum Files {
     }
 
     /// Whether `first` and `second` name the same file (following links; hard links included).
+    /// Whether descriptors `first` and `second` are open on the same file (a terminal, a pipe).
+    package static func sameOpenFile(_ first: Int32, _ second: Int32) -> Bool {
+        var one = stat()
+        var two = stat()
+        return fstat(first, &one) == 0 && fstat(second, &two) == 0 && one.st_dev == two.st_dev && one.st_ino == two.st_ino
+    }
+
     package static func sameFile(_ first: String, _ second: String) -> Bool {
         var one = stat()
         var two = stat()
