@@ -44,6 +44,27 @@ package enum AsmRun {
         }
     }
 
+    /// Runs asmrun with the command line's bytes: an argument that is not UTF-8 (a name from a
+    /// Latin-1 or CP437 zip) would be decoded into a name no file has, so it is refused, named
+    /// byte for byte, with the fix.
+    package static func main(bytes arguments: [[UInt8]], context: Context) -> Int32 {
+        var decoded: [String] = []
+        for raw in arguments {
+            guard let text = String(validating: raw, as: UTF8.self) else {
+                let command: ExitStatus.Command = arguments.first == Array("test".utf8) ? .test : .run
+                let shown = raw.map {
+                    $0 >= 0x20 && $0 < 0x7f ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16).leftPadded(to: 2)
+                }
+                let error = UsageError(
+                    "\(shown.joined()) is not UTF-8, and asmrun reads names as UTF-8",
+                    fix: "rename it in UTF-8, e.g. convmv -f latin1 -t utf8 -r --notest FOLDER")
+                return ExitStatus.failed(error, in: command, context.diagnostics)
+            }
+            decoded.append(text)
+        }
+        return main(decoded, context: context)
+    }
+
     /// `-h`/`--help` among asmrun's own options (not among the program's, after `--`).
     static func wantsHelp(_ arguments: [String]) -> Bool {
         arguments.prefix { $0 != "--" }.contains { $0 == "-h" || $0 == "--help" }

@@ -124,6 +124,14 @@ struct Discovery {
         }
         for (name, regularFile) in entries where !name.hasPrefix(".") {
             let path = join(name)
+            // A name that is not UTF-8 reads with U+FFFD in it, a name no file has: said, not lost.
+            if name.unicodeScalars.contains("\u{FFFD}") && !Files.exists(path) {
+                found.problems.append(
+                    FileError(
+                        path: path, problem: "has a name that is not UTF-8 (shown with �), which asmrun cannot open",
+                        fix: "rename it in UTF-8, e.g. convmv -f latin1 -t utf8 -r --notest \(directory)"))
+                continue
+            }
             // A regular file (the directory entry says so: not a link) is neither a folder nor a
             // broken link, and `stat` would tell nothing more: most names (`.expect`, `.in`, `.out`)
             // are told by the name alone.

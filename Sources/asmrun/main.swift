@@ -1,4 +1,9 @@
 import CLI
 import Glibc
 
-exit(AsmRun.main(Array(CommandLine.arguments.dropFirst()), context: .live()))
+let arguments = (1..<Int(CommandLine.argc)).map { index in
+    CommandLine.unsafeArgv[index].map {
+        Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0)))
+    } ?? []
+}
+exit(AsmRun.main(bytes: arguments, context: .live()))

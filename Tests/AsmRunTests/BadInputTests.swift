@@ -134,6 +134,43 @@ struct BadInputTests {
         #expect(try contents() == before, "no file was replaced or added")
     }
 
+    /// A name that is not UTF-8 (Latin-1 from a zip made on Windows): named byte for byte with the
+    /// fix when given, one problem line when found in a folder, never a name no file has.
+    @Test func aNameThatIsNotUTF8IsSaidWithTheFix() throws {
+        let directory = try Fixture.folder(["subs/bob/hello.asm": Fixture.corpusHello])
+        defer { Files.removeTree(directory) }
+        let latin1: [UInt8] = Array((directory + "/subs/").utf8) + [0x62, 0xE9, 0x61]  // "béa" in Latin-1
+        #expect(
+            (latin1 + [0]).withUnsafeBufferPointer { mkdir(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), 0o755) }
+                == 0)
+        let inside: [UInt8] = Array((directory + "/subs/bob/").utf8) + [0xDC, 0x62, 0x75, 0x6E, 0x67]
+        #expect(
+            (inside + [0]).withUnsafeBufferPointer { mkdir(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), 0o755) }
+                == 0)
+        var options = LaunchOptions()
+        options.timeout = 60
+        func shell(_ script: String) throws -> (status: Termination, output: String) {
+            let result = try PosixLauncher(path: Fixture.environment["PATH"]).run(
+                Command(
+                    "/bin/sh", ["-c", script + " 2>&1", Fixture.binary], environment: Fixture.environment, workingDirectory: directory),
+                options: options)
+            return (result.termination, String(decoding: result.stdout, as: UTF8.self))
+        }
+        let given = try shell("\"$0\" test subs/bob \"$(printf 'subs/b\\351a')\" --runner \(Fixture.runner)")
+        #expect(given.status == .exited(2), "\(given)")
+        #expect(
+            given.output.contains("asmrun: subs/b\\xe9a is not UTF-8, and asmrun reads names as UTF-8; rename it in UTF-8, e.g. convmv"),
+            "\(given)")
+        let single = try shell("\"$0\" \"$(printf 'b\\351a.asm')\"")
+        #expect(single.status == .exited(125), "\(single)")
+        let found = try shell("\"$0\" test subs/bob --runner \(Fixture.runner)")
+        #expect(
+            found.output.contains(
+                "asmrun: subs/bob/\u{FFFD}bung: has a name that is not UTF-8 (shown with \u{FFFD}), which asmrun cannot open; rename it"),
+            "\(found)")
+        #expect(found.output.contains("subs/bob/hello.asm:default"), "the rest is tested: \(found)")
+    }
+
     @Test func dashOThatNamesACHeaderIsRefused() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { Files.removeTree(directory) }
