@@ -116,6 +116,8 @@ package final class ArtifactStore: Sendable {
         }
     }
 
+    static let cachedNote = "the executable linked earlier from the same sources, flags and tools (--no-cache builds it again)"
+
     /// One build of `program` (`flagsApplied`: the command line's flags are in it already).
     func attempt(
         _ program: Program, toolchain: Toolchain, trace: (@Sendable (String) -> Void)?, notes: [String], debugInfo: Bool,
@@ -138,9 +140,7 @@ package final class ArtifactStore: Sendable {
         var keys = plan.compiles.map { compileKey($0, program: program) }
         let executableKey = keys.allSatisfy({ $0 != nil }) ? linkKey(keys.compactMap { $0 }, plan, toolchain) : nil
         if let executableKey, let hit = cachedExecutable(executableKey, plan) {
-            trace?(
-                "(cached \(executableKey.prefix(12))) \(program.path): the executable linked earlier from the same sources, flags and tools (--no-cache builds it again)"
-            )
+            trace?("(cached \(executableKey.prefix(12))) \(program.path): \(Self.cachedNote)")
             var artifact = Artifact(
                 executable: hit.path, format: plan.format, warnings: hit.warnings, notes: notes, dynamic: hit.dynamic,
                 headers: headers(of: plan, program: program))

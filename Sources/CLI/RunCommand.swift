@@ -261,24 +261,6 @@ struct RunCommand: Sendable {
         }
     }
 
-    /// `-o` must not replace a file the build reads: a source (`-o hello.asm`), an include or a
-    /// C header.
-    /// Refuses an `option` path (`-o`, trace's `--json`) that names a file the program reads:
-    /// what it writes (`replacing`) would take its place.
-    static func refuseInput(_ output: String, option: String, replacing: String, _ program: Program, headers: [String]) throws {
-        let included = program.dependencies.values.flatMap { $0.compactMap(\.path) } + headers
-        for input in program.files + included where Files.sameFile(output, input) {
-            let what =
-                input == program.main.path
-                ? "the program's source"
-                : program.files.contains(input) ? "a source of the program (\(input))" : "a file the program includes (\(input))"
-            let suggestion = option == "-o" ? BuildPlan.operand(program.name) : program.name + ".json"
-            throw UsageError(
-                "\(option) \(output.displayEscaped) names \(what); \(replacing) would replace it",
-                fix: "choose another path, such as \(option) \(suggestion)")
-        }
-    }
-
     /// Says how the program ended, unless by an exit or Ctrl-C, and returns the status.
     private func report(_ termination: Termination, timeout: Double?) -> Int32 {
         switch termination {

@@ -48,10 +48,7 @@ extension ProgramSettings {
             namedPaths += try checked(flags, key, link: false, location)
             cFlags += flags
         case "argv0": argv0 = try argument("the name the program sees as argv[0], such as ./leap.out")
-        case "define":
-            let value = try argument("NAME[=VALUE]")
-            if let problem = Self.defineProblem(value) { throw invalid(location, "`define \(value)`: \(problem)") }
-            defines.append(value)
+        case "define": defines.append(try Self.definition(try argument("NAME[=VALUE]"), at: location))
         case "include":
             let folder = try argument("a directory")
             includeDirectories.append(folder)
@@ -121,6 +118,12 @@ private func invalid(_ location: FileLocation, _ problem: String) -> FileError {
 }
 
 extension ProgramSettings {
+    /// `value`, a `define` directive's `NAME[=VALUE]`, or the error naming its line.
+    static func definition(_ value: String, at location: FileLocation) throws -> String {
+        guard let problem = defineProblem(value) else { return value }
+        throw invalid(location, "`define \(value)`: \(problem)")
+    }
+
     /// Why `text` is no `NAME[=VALUE]` for nasm's `-D` (nil when it is one): a name of letters,
     /// digits and `_ . ? $ # @ ~`, not starting with a digit.
     package static func defineProblem(_ text: String) -> String? {

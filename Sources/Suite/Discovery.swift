@@ -96,6 +96,14 @@ struct Discovery {
         return found
     }
 
+    /// A name that is not UTF-8 reads with U+FFFD in it, a name no file has: said, not lost.
+    private static func notUTF8(_ name: String, _ path: String, in directory: String) -> FileError? {
+        guard name.unicodeScalars.contains("\u{FFFD}") && !Files.exists(path) else { return nil }
+        return FileError(
+            path: path, problem: "has a name that is not UTF-8 (shown with �), which asmrun cannot open",
+            fix: "rename it in UTF-8, e.g. convmv -f latin1 -t utf8 -r --notest \(directory)")
+    }
+
     private static func walk(_ directory: String, _ search: Walk, _ found: inout Found, _ searched: inout Searched) {
         guard !found.interrupted else { return }
         guard !search.stop() else {
@@ -114,9 +122,7 @@ struct Discovery {
             return
         }
         let names = entries.map(\.name)
-        for name in names where name.hasPrefix(".") && AtomicFile.isTemporaryName(name) {
-            found.temporaryFiles.append((directory, name))
-        }
+        found.temporaryFiles += names.filter { $0.hasPrefix(".") && AtomicFile.isTemporaryName($0) }.map { (directory, $0) }
         let join = { (name: String) in directory == "." ? name : (directory.hasSuffix("/") ? directory + name : directory + "/" + name) }
         if isProgramFolder(directory, names: names, join: join) {
             found.programs.append(.folder(directory))
@@ -124,12 +130,8 @@ struct Discovery {
         }
         for (name, regularFile) in entries where !name.hasPrefix(".") {
             let path = join(name)
-            // A name that is not UTF-8 reads with U+FFFD in it, a name no file has: said, not lost.
-            if name.unicodeScalars.contains("\u{FFFD}") && !Files.exists(path) {
-                found.problems.append(
-                    FileError(
-                        path: path, problem: "has a name that is not UTF-8 (shown with �), which asmrun cannot open",
-                        fix: "rename it in UTF-8, e.g. convmv -f latin1 -t utf8 -r --notest \(directory)"))
+            if let problem = notUTF8(name, path, in: directory) {
+                found.problems.append(problem)
                 continue
             }
             // A regular file (the directory entry says so: not a link) is neither a folder nor a
