@@ -53,7 +53,7 @@ struct AlignmentFindings {
             } else if line.hasSuffix(":") {
                 location = line.hasSuffix(">:") ? nil : location
             } else {
-                location = Self.place(line, names: names, sources: sources)
+                location = ObjdumpLine.place(line, names: names, sources: sources)
             }
         }
         symbols.sort { $0.address < $1.address }
@@ -106,15 +106,4 @@ struct AlignmentFindings {
         return (address, name, section)
     }
 
-    /// `/tmp/sse//negate.asm:8` (or `… (discriminator 1)`), a line of one of `sources`.
-    private static func place(_ line: Substring, names: [String], sources: [String]) -> FileLocation? {
-        var head = line
-        if head.hasSuffix(")"), let open = head.lastIndex(of: "("), head[..<open].hasSuffix(" ") {
-            head = head[..<head.index(before: open)]
-        }
-        guard let colon = head.lastIndex(of: ":"), let number = Int(head[head.index(after: colon)...]),
-            let index = names.firstIndex(of: PathName.lastComponent(of: String(head[..<colon])))
-        else { return nil }
-        return FileLocation(sources[index], line: number)
-    }
 }

@@ -48,7 +48,7 @@ struct AbiSites: Sendable, Equatable {
             {
                 if let location { instructions.append((address, line[line.index(after: colon)...], location, label, function)) }
                 label = nil
-            } else if !line.hasPrefix(" "), let place = Self.place(line, names: names, sources: sources) {
+            } else if !line.hasPrefix(" "), let place = ObjdumpLine.place(line, names: names, sources: sources) {
                 location = place
             } else if line.hasSuffix("():") {
                 continue
@@ -100,16 +100,4 @@ struct AbiSites: Sendable, Equatable {
         return line[line.index(after: tab)...].split(separator: " ").last.map(String.init)
     }
 
-    /// `/tmp/abi//clobber.asm:9` (or `… (discriminator 1)`) naming one of the assembly sources,
-    /// whose path may hold spaces (`/home/ann/my labs/clobber.asm:9`).
-    private static func place(_ line: Substring, names: [String], sources: [String]) -> FileLocation? {
-        var head = line
-        if head.hasSuffix(")"), let open = head.lastIndex(of: "("), head[..<open].hasSuffix(" ") {
-            head = head[..<head.index(before: open)]
-        }
-        guard let colon = head.lastIndex(of: ":"), let number = Int(head[head.index(after: colon)...]),
-            let index = names.firstIndex(of: PathName.lastComponent(of: String(head[..<colon])))
-        else { return nil }
-        return FileLocation(sources[index], line: number)
-    }
 }

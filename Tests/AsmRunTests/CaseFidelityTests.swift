@@ -111,24 +111,7 @@ extension CaseFidelityTests {
         let expect = "[case default]\nstdout:\n| hello\nstatus: exit 0\n"
         let directory = try Fixture.folder([
             "hello.asm": "; asmrun: limit memory 64M\n" + Fixture.hello, "hello.expect": expect,
-            "hello32.asm": """
-            ; asmrun: limit memory 512M
-            bits 32
-            global _start
-            section .text
-            _start:
-                mov eax, 4
-                mov ebx, 1
-                mov ecx, msg
-                mov edx, 6
-                int 0x80
-                mov eax, 1
-                xor ebx, ebx
-                int 0x80
-            section .data
-            msg: db "hello", 10
-
-            """,
+            "hello32.asm": "; asmrun: limit memory 512M\n" + Fixture.writer32("msg", count: "6") + "section .data\nmsg: db \"hello\", 10\n",
             "hello32.expect": expect,
         ])
         defer { Files.removeTree(directory) }

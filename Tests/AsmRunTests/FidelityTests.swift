@@ -14,23 +14,7 @@ struct FidelityTests {
     static func unterminated(_ format: ObjectFormat) -> String {
         format == .elf64
             ? Fixture.writer("msg", count: "64") + "section .data\nmsg: db \"Hello\"\n"
-            : """
-            bits 32
-            global _start
-            section .text
-            _start:
-                mov eax, 4
-                mov ebx, 1
-                mov ecx, msg
-                mov edx, 64
-                int 0x80
-                mov eax, 1
-                xor ebx, ebx
-                int 0x80
-            section .data
-            msg: db "Hello"
-
-            """
+            : Fixture.writer32("msg", count: "64") + "section .data\nmsg: db \"Hello\"\n"
     }
 
     /// Runs `command` in `directory` and returns its stdout's bytes and its status.

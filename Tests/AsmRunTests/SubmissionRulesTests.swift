@@ -90,12 +90,15 @@ import Testing
         }
     }
 
+    /// Two submissions with a header each, and bob's graded bounds.
+    private static func aliceAndBob() throws -> (root: String, bounds: ProgramBounds) {
+        let root = try Fixture.folder(["alice/x.h": "int x;\n", "bob/y.h": "int y;\n"])
+        return (root, ProgramBounds(root: root + "/bob", graded: true))
+    }
+
     @Test func cFilesMayIncludeOnlyTheirSubmissionsFilesAndTheSystemsHeaders() throws {
-        let root = try Fixture.temporaryDirectory()
+        let (root, bounds) = try Self.aliceAndBob()
         defer { Files.removeTree(root) }
-        try Fixture.write("int x;\n", to: root + "/alice/x.h")
-        try Fixture.write("int y;\n", to: root + "/bob/y.h")
-        let bounds = ProgramBounds(root: root + "/bob", graded: true)
         let cases: [(String, ProgramBounds.Refusal.Kind?)] = [
             ("#include <stdio.h>\n#include \"y.h\"\nint main(void) { return 0; }\n", nil),
             ("#include \"../alice/x.h\"\n", .include),
@@ -124,11 +127,8 @@ import Testing
     /// between allowed, CRLF or a lone CR) joins lines, a comment is a space, `%:` is `#`, and
     /// adjacent string literals are one; each refusal names the line the directive starts on.
     @Test func cContinuedLinesCommentsAndDigraphsAreReadAsGccReadsThem() throws {
-        let root = try Fixture.temporaryDirectory()
+        let (root, bounds) = try Self.aliceAndBob()
         defer { Files.removeTree(root) }
-        try Fixture.write("int x;\n", to: root + "/alice/x.h")
-        try Fixture.write("int y;\n", to: root + "/bob/y.h")
-        let bounds = ProgramBounds(root: root + "/bob", graded: true)
         let cases: [(String, ProgramBounds.Refusal.Kind?, Int)] = [
             ("int a;\n#\\\ninclude \"../alice/x.h\"\n", .include, 2),
             ("#\\  \r\ninclude \"../alice/x.h\"\n", .include, 1),

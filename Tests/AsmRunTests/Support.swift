@@ -54,6 +54,25 @@ enum Fixture {
         """
     }
 
+    /// `writer` for a 32-bit program (`int 0x80`).
+    static func writer32(_ address: String, count: String) -> String {
+        """
+        bits 32
+        global _start
+        section .text
+        _start:
+            mov eax, 4
+            mov ebx, 1
+            mov ecx, \(address)
+            mov edx, \(count)
+            int 0x80
+            mov eax, 1
+            xor ebx, ebx
+            int 0x80
+
+        """
+    }
+
     /// The text of the corpus's asm/hello.asm.
     static let corpusHello = try! String(contentsOfFile: corpus + "/hello.asm", encoding: .utf8)
 
