@@ -251,6 +251,11 @@ package struct CaseRunner: Sendable {
             }
         }
         let environment = Self.environment(input.environment, home: seen)
+        if runner.hasThreadPerProcess, let name = Runner.settingOfQemu(environment) {
+            throw UsageError(
+                "the case's variable \(name.displayEscaped) holds a comma: under qemu it could reach the program only in qemu's own environment, where qemu would read it as its own setting",
+                fix: "drop the comma, or run this case on the native runner (`stdout @native` and the like)")
+        }
         var command = runner.command(
             executable: programPath, argv0: argv0 ?? "./" + stem, arguments: input.arguments, environment: environment)
         command.workingDirectory = seen

@@ -125,6 +125,12 @@ package struct Runner: Sendable, Equatable {
         return (options, kept)
     }
 
+    /// A `QEMU_*` variable `handing` would leave in qemu's own environment (it holds a comma),
+    /// where qemu would take it for one of its settings (`QEMU_LOG=in_asm,strace`).
+    static func settingOfQemu(_ environment: [String: String]) -> String? {
+        handing(environment).kept.keys.sorted().first { $0.hasPrefix("QEMU_") }
+    }
+
     /// Whether the runner adds a thread to each process of the program: qemu-user's RCU thread
     /// (a binfmt handler may be qemu-user-binfmt).
     var hasThreadPerProcess: Bool {

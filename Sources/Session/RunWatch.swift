@@ -34,7 +34,7 @@ package final class RunWatch: Sendable {
         let named = sources.compactMap { Files.isDirectory($0) ? Files.realPath($0) : WatchSet.canonical($0) }
         // A folder program's folder is watched as its own before its first build succeeds.
         let folder = sources.count == 1 && Files.isDirectory(sources[0]) ? Files.realPath(sources[0]) : nil
-        set = Mutex(WatchSet(programs: [WatchSet.Program(path: sources.first ?? "", inputs: named, folder: folder)]))
+        set = Mutex(WatchSet(programs: [WatchSet.Program(path: sources.first ?? "", inputs: named, folder: folder, unbuilt: true)]))
     }
 
     /// What the `count`th interrupt does: the first ends the watch (the wait wakes); one that

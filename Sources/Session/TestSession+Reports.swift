@@ -5,13 +5,16 @@ import Support
 
 extension TestSession {
     /// Refuses, before anything runs, a report path that another report names too, or that
-    /// names a file the run reads (a source, an `.expect` file, a file a source includes): the
-    /// report would replace it, as `-o` would (`BadInputTests`).
+    /// names a file the run reads (a source, an `.expect` file, a file a source includes, a file
+    /// of a `.files` folder), also through a link: the report would replace it, as `-o` would
+    /// (`BadInputTests`).
     func refuseReportsOverInputs(_ suite: TestSuite) throws {
         let named: [(String, String?)] = [
             ("--junit", plan.junitPath), ("--json", plan.jsonPath), ("--gradescope", plan.gradescopePath), ("--csv", plan.csvPath),
         ]
-        let reports = named.compactMap { option, path in path.map { (option: option, path: $0, key: WatchSet.canonical($0) ?? $0) } }
+        let reports = named.compactMap { option, path in
+            path.map { (option: option, path: $0, key: Files.realPath($0) ?? WatchSet.canonical($0) ?? $0) }
+        }
         for (index, report) in reports.enumerated() {
             if let other = reports[..<index].first(where: { $0.key == report.key }) {
                 throw UsageError(
@@ -20,9 +23,16 @@ extension TestSession {
             }
         }
         guard !reports.isEmpty else { return }
+        // A report path is resolved whole (`latest.json` -> p.asm is p.asm); an existing one is
+        // also compared by file, for an input that is a link itself.
+        let existing = reports.filter { Files.exists($0.path) }
         for program in suite.programs {
-            for input in WatchSet.Program(program).inputs {
-                guard let report = reports.first(where: { $0.key == input }) else { continue }
+            // The `.files` folder's files are the cases' inputs.
+            let files = program.fileFolder.flatMap(Files.realPath)
+            for input in WatchSet.Program(program).inputs + (files.map { [$0] } ?? []) {
+                let names = { (key: String) in key == input || (input == files && Files.isWithin(key, folder: input)) }
+                guard let report = reports.first(where: { names($0.key) }) ?? existing.first(where: { Files.sameFile($0.path, input) })
+                else { continue }
                 throw UsageError(
                     "\(report.option) \(report.path.displayEscaped) names \(input.displayEscaped), which the run reads; the report would replace it",
                     fix: "choose another path, such as \(report.option) \(Self.reportSuggestion[report.option] ?? "report")")

@@ -14,11 +14,15 @@ package struct WatchSet: Sendable, Equatable {
         package var inputs: [String]
         /// A folder program's folder: a new file in it (a C file, a source) is the program's.
         package var folder: String?
+        /// Not built (yet, or its build failed): what it reads is unknown, so any new file in its
+        /// folder is (an include it misses); nothing of it runs to write one.
+        package var unbuilt = false
 
-        package init(path: String, inputs: [String], folder: String? = nil) {
+        package init(path: String, inputs: [String], folder: String? = nil, unbuilt: Bool = false) {
             self.path = path
             self.inputs = inputs
             self.folder = folder
+            self.unbuilt = unbuilt
         }
     }
 
@@ -38,6 +42,8 @@ package struct WatchSet: Sendable, Equatable {
     private var readers: [String: Set<String>] = [:]
     /// Folder programs' folders, each with its program.
     private var owners: [String: String] = [:]
+    /// The folders of those not built: any new file in one is theirs.
+    private var unbuilt: Set<String> = []
     /// The folders to watch.
     package private(set) var folders: Set<String> = []
     /// Every program's path: a rerun keeps those it does not name out, except new ones.
@@ -54,6 +60,7 @@ package struct WatchSet: Sendable, Equatable {
             if let folder = program.folder {
                 owners[folder] = program.path
                 folders.insert(folder)
+                if program.unbuilt { unbuilt.insert(folder) }
             }
         }
         folders.remove("")
@@ -90,9 +97,11 @@ package struct WatchSet: Sendable, Equatable {
     /// source or a C header, not a file the program writes (which would restart it without
     /// end) nor an editor's swap or backup file.
     private func owner(ofNewPart path: String) -> String? {
-        guard let owner = owners[PathName.directory(of: path)] else { return nil }
+        let folder = PathName.directory(of: path)
+        guard let owner = owners[folder] else { return nil }
         let name = PathName.lastComponent(of: path)
         guard !name.hasPrefix(".") else { return nil }
+        if unbuilt.contains(folder) { return owner }
         switch Source.Program.SourceKind(path: name) {
         case .assembly, .c: return owner
         case .prebuilt: return nil

@@ -124,10 +124,13 @@ extension ProgramSettings {
         throw invalid(location, "`define \(value)`: \(problem)")
     }
 
-    /// Why `text` is no `NAME[=VALUE]` for nasm's `-D` (nil when it is one): a name of letters,
-    /// digits and `_ . ? $ # @ ~`, not starting with a digit.
+    /// Why `text` is no `NAME[=VALUE]` (or `NAME(PARAMS)=VALUE`) for nasm's `-D` (nil when it is
+    /// one): a name of letters, digits and `_ . ? $ # @ ~`, not starting with a digit.
     package static func defineProblem(_ text: String) -> String? {
-        let name = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        // `SQR(x)=((x)*(x))`: a macro with parameters is its name and a parameter list.
+        let name =
+            text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first?
+            .split(separator: "(", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         guard let first = name.unicodeScalars.first else { return "a definition needs a name before any `=`" }
         let digits: ClosedRange<Unicode.Scalar> = "0"..."9"
         let allowed = { (c: Unicode.Scalar) in

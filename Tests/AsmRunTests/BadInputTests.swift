@@ -111,16 +111,20 @@ struct BadInputTests {
     @Test func aReportThatNamesAnInputIsRefused() throws {
         let directory = try Fixture.folder([
             "hello.asm": "%include \"data.inc\"\n" + Fixture.corpusHello, "data.inc": "; a comment\n",
-            "hello.expect": "[case default]\nstdout:\n| Hello, World!\n",
+            "hello.expect": "[case default]\nstdout:\n| Hello, World!\n", "hello.files/in.txt": "input\n",
         ])
         defer { Files.removeTree(directory) }
-        let contents = { try Files.list(directory).sorted().map { try Files.read(directory + "/" + $0) } }
+        symlink("hello.asm", directory + "/latest.json")
+        let read = { try ["hello.asm", "data.inc", "hello.expect", "hello.files/in.txt"].map { try Files.read(directory + "/" + $0) } }
+        let contents = { (try Files.list(directory).sorted(), try read()) }
         let before = try contents()
         let refusals = [
             (["--json", "hello.asm"], "--json hello.asm names \(directory)/hello.asm, which the run reads"),
             (["--csv", "./hello.expect"], "--csv ./hello.expect names \(directory)/hello.expect, which the run reads"),
             (["--junit", "data.inc"], "--junit data.inc names \(directory)/data.inc, which the run reads"),
             (["--json", "r.json", "--gradescope", "./r.json"], "--gradescope ./r.json names the file --json writes too"),
+            (["--json", "latest.json"], "--json latest.json names \(directory)/hello.asm, which the run reads"),
+            (["--json", "hello.files/in.txt"], "--json hello.files/in.txt names \(directory)/hello.files, which the run reads"),
         ]
         for (options, message) in refusals {
             let result = try Fixture.asmrun(["test", "."] + options + ["--runner", Fixture.runner], in: directory)

@@ -1,13 +1,13 @@
 import Build
 import Foundation
 import Processes
-import Run
 import Session
 import Suite
 import Support
 import Testing
 
 @testable import CLI
+@testable import Run
 
 /// The nasm, ld, cc and qemu command lines, built without spawning anything.
 @Suite struct CommandLineTests {
@@ -76,6 +76,9 @@ import Testing
         #expect(
             command.arguments == ["-cpu", "qemu64", "-E", "QEMU_STRACE=1", "-E", "PATH=/bin", "-E", "A=1", "-0", "./p", "/b/p", "a"])
         #expect(command.environment == ["LIST": "x,y"])
+        // A `QEMU_*` variable left in qemu's environment would be read by qemu as its setting.
+        #expect(Runner.settingOfQemu(environment) == nil)
+        #expect(Runner.settingOfQemu(["QEMU_LOG": "in_asm,strace", "LIST": "x,y"]) == "QEMU_LOG")
     }
 
     @Test func runOptionsParse() throws {
@@ -107,8 +110,8 @@ import Testing
         for bad in ["", "=x", "1X", "A B", "A\nB"] {
             #expect(throws: UsageError.self, "-D \(bad.debugDescription)") { try RunOptions(parsing: ["a.asm", "-D", bad]) }
         }
-        #expect(
-            try RunOptions(parsing: ["a.asm", "-D", "DEBUG", "-D", "N=3", "-D", "..@x?=a b"]).defines == ["DEBUG", "N=3", "..@x?=a b"])
+        let defines = ["DEBUG", "N=3", "..@x?=a b", "SQR(x)=((x)*(x))"]
+        #expect(try RunOptions(parsing: ["a.asm"] + defines.flatMap { ["-D", $0] }).defines == defines)
     }
 
     @Test func testOptionsParse() throws {

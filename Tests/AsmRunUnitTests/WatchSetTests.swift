@@ -71,6 +71,16 @@ struct WatchSetTests {
         }
     }
 
+    /// Before its first build succeeds a folder program's reads are unknown: any new file in its
+    /// folder may be the include it misses, and nothing of it runs to write one.
+    @Test func anUnbuiltFolderProgramTakesAnyNewFile() {
+        let unbuilt = WatchSet(programs: [.init(path: "lab", inputs: ["/w/lab"], folder: "/w/lab", unbuilt: true)])
+        for path in ["/w/lab/m.inc", "/w/lab/data.bin", "/w/lab/out.txt"] {
+            #expect(RunWatch.touchesProgram([path], unbuilt), "\(path)")
+        }
+        #expect(!RunWatch.touchesProgram(["/w/lab/.m.inc.swp"], unbuilt))
+    }
+
     @Test func aRerunKeepsTheProgramsNamedAndNewOnes() {
         let rerun = TestPlan.Rerun(programs: ["d/hello.asm"], known: set.programs)
         #expect(rerun.keeps("d/hello.asm") && rerun.keeps("d/new.asm"))
