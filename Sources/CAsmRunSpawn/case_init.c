@@ -150,8 +150,11 @@ static int mount_bounded_folder(const char *folder, const asmrun_spawn_request *
 
 /* The case's folder alone, writable, in an empty read-only tmpfs over the folder that holds it
    with the other cases' (a neighbour worker's, with -j): no folder but its own is in sight, by
-   listing or by name. Its /proc/self/fd path is the host's /proc until the case's is mounted. */
+   listing or by name. With r->case_view, the folder is mounted there instead (ASMRUN_CASE_VIEW,
+   made in the run's view), the host's folder still covered. Its /proc/self/fd path is the host's
+   /proc until the case's is mounted. */
 static int mount_folder(const char *folder, const asmrun_spawn_request *r) {
+    const char *view = r->case_view ? r->case_view : folder;
     char parent[4096];
     size_t length = strlen(folder);
     const char *slash = strrchr(folder, '/');
@@ -164,14 +167,14 @@ static int mount_folder(const char *folder, const asmrun_spawn_request *r) {
     asmrun_fd_path(source, kept);
     int code = 0;
     if (mount("tmpfs", parent, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=755,size=16k") != 0) code = errno;
-    if (code == 0 && mkdir(folder, 0700) != 0) code = errno;
+    if (code == 0 && view == folder && mkdir(folder, 0700) != 0) code = errno;
     if (code == 0 && r->case_folder_bytes > 0) {
-        code = mount_bounded_folder(folder, r);
-    } else if (code == 0 && mount(source, folder, NULL, MS_BIND, NULL) != 0) {
+        code = mount_bounded_folder(view, r);
+    } else if (code == 0 && mount(source, view, NULL, MS_BIND, NULL) != 0) {
         code = errno;
     }
     close(kept);
-    if (code == 0 && r->case_folder_bytes <= 0) code = asmrun_set_read_only(folder, 0, 0);
+    if (code == 0 && r->case_folder_bytes <= 0) code = asmrun_set_read_only(view, 0, 0);
     if (code == 0) code = asmrun_set_read_only(parent, 1, 0);
     return code;
 }

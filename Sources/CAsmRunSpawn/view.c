@@ -176,6 +176,10 @@ static int make_view(const asmrun_view *view) {
     for (int index = 0; index < hidden_count && code == 0; index++) code = asmrun_cover(view->hidden[index]);
     const char *const covered[] = {"/tmp", "/run", "/var/run"};
     for (int index = 0; index < 3 && code == 0; index++) code = asmrun_cover(covered[index]);
+    /* The cases' folders are mounted there, each in its case's namespace; only on the fresh /tmp,
+       never through a link to the host's. */
+    struct stat tmp;
+    if (code == 0 && lstat("/tmp", &tmp) == 0 && S_ISDIR(tmp.st_mode) && mkdir(ASMRUN_CASE_VIEW, 0755) != 0) code = errno;
     if (code == 0) code = asmrun_make_dev(device_fds, "");
     for (int index = 0; index < count && code == 0 && view->cover_private; index++) {
         if (kept[index] >= 0) code = cover_private_ancestor(kept_paths[index]);

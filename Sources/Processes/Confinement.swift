@@ -1,3 +1,5 @@
+import CAsmRunSpawn
+
 /// What holds one case beyond the run's namespaces (see `Containment`).
 package struct Confinement: Sendable, Equatable {
     /// New PID, IPC, UTS and mount namespaces per case, with an init as PID 1; the case's
@@ -10,6 +12,11 @@ package struct Confinement: Sendable, Equatable {
     package var seccomp: SeccompFilter?
     /// The unprivileged user cases run as when asmrun is root (with `dropCapabilities`).
     package var identity: CaseIdentity?
+
+    /// Where a case with namespaces of its own sees its folder, its working directory, HOME and
+    /// TMPDIR: one path in every run and worker, so a program printing it gives the same output
+    /// each time (the folder itself is the scratch folder's `warden-N` or `case-XXXXXX`).
+    package static let caseView = ASMRUN_CASE_VIEW
 
     package init(
         caseNamespaces: Bool = false, dropCapabilities: Bool = false, seccomp: SeccompFilter? = nil, identity: CaseIdentity? = nil

@@ -58,6 +58,9 @@ package struct LaunchOptions: Sendable, Equatable {
     /// The warden to run it in (its namespaces, cgroup and filter; the limits, stdio, folder and
     /// capabilities are still the child's own), instead of namespaces of the child's own.
     package var warden: Warden?
+    /// With case namespaces: the folder (as asmrun sees it) the case sees at the command's
+    /// working directory (`Confinement.caseView`); `nil`: the working directory itself.
+    package var caseFolder: String?
 
     package init() {}
 }

@@ -70,7 +70,7 @@ package struct PosixLauncher: ProcessLaunching {
                     request.limits = options.limits.cLimits
                     request.known_limits = asmrun_process_limits()
                     request.status_write_fd = statusWriter
-                    return withConfinement(options.confinement, pipes, &request, &privateProc) { request in
+                    return withConfinement(options, pipes, &request, &privateProc) { request in
                         SpawnGate.spawning {
                             let code: Int32
                             if let warden = options.warden {
@@ -98,12 +98,28 @@ package struct PosixLauncher: ProcessLaunching {
 
     /// Fills in the case namespaces, capabilities and filter for the duration of `body`.
     private func withConfinement(
-        _ confinement: Confinement, _ pipes: ChildPipes, _ request: inout asmrun_spawn_request, _ privateProc: inout Int32,
+        _ options: LaunchOptions, _ pipes: ChildPipes, _ request: inout asmrun_spawn_request, _ privateProc: inout Int32,
         _ body: (inout asmrun_spawn_request) -> Int32
     ) -> Int32 {
+        let confinement = options.confinement
         request.proc_mounted = withUnsafeMutablePointer(to: &privateProc) { $0 }
         request.case_namespaces = confinement.caseNamespaces ? 1 : 0
         request.case_folder = request.cwd
+        guard let folder = options.caseFolder, confinement.caseNamespaces else {
+            return withFilter(confinement, pipes, &request, body)
+        }
+        // The case sees its folder (the host's `folder`) at its working directory.
+        return folder.withCString { folder in
+            request.case_view = request.cwd
+            request.case_folder = folder
+            return withFilter(confinement, pipes, &request, body)
+        }
+    }
+
+    private func withFilter(
+        _ confinement: Confinement, _ pipes: ChildPipes, _ request: inout asmrun_spawn_request,
+        _ body: (inout asmrun_spawn_request) -> Int32
+    ) -> Int32 {
         request.status_read_fd = pipes.statusReader
         request.drop_capabilities = confinement.dropCapabilities ? 1 : 0
         request.take(confinement.identity)

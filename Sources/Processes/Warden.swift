@@ -16,8 +16,11 @@ package final class Warden: @unchecked Sendable, Equatable {
     let socket: Int32
     private let stack: UnsafeMutableRawPointer?
     /// The one folder its cases may write to, and their working directory, as they see it: a
-    /// tmpfs of `bytes` in the warden's mount namespace.
+    /// tmpfs of `bytes` in the warden's mount namespace, at `Confinement.caseView`.
     package let folder: String
+    /// The folder asmrun made for it in the scratch folder (removed with it), covered in its
+    /// namespace with the folder holding it.
+    package let made: String
     /// The same folder as asmrun reaches it (`/proc/self/fd/N`, a descriptor opened through the
     /// warden's root): put files there, read them, empty it.
     package let reachable: String
@@ -32,7 +35,7 @@ package final class Warden: @unchecked Sendable, Equatable {
     let privateProc: Bool
     private(set) var reaped = false
 
-    package init(_ started: asmrun_warden, folder: String, reach: Int32, bytes: Int, cgroup: String?, maxProcesses: Int?) {
+    package init(_ started: asmrun_warden, folder: String, made: String, reach: Int32, bytes: Int, cgroup: String?, maxProcesses: Int?) {
         self.reach = reach
         reachable = "/proc/self/fd/\(reach)"
         self.bytes = bytes
@@ -41,6 +44,7 @@ package final class Warden: @unchecked Sendable, Equatable {
         stack = started.stack
         privateProc = started.proc_mounted != 0
         self.folder = folder
+        self.made = made
         self.cgroup = cgroup
         self.maxProcesses = maxProcesses
     }

@@ -143,8 +143,10 @@ package struct CaseRunner: Sendable {
         let made = warden == nil ? try TemporaryDirectory(prefix: "case", environment: ["TMPDIR": scratch]) : nil
         if warden == nil { limits = boundedFiles(limits) }
         // A warden's folder is a tmpfs in its namespace, which asmrun reaches by another path.
+        // With namespaces of its own, a case sees its folder at one path (Confinement.caseView).
         let folder = warden?.reachable ?? made!.path
-        let seen = warden?.folder ?? made!.path
+        let view = containment?.confinement.caseNamespaces == true ? Confinement.caseView : nil
+        let seen = warden?.folder ?? view ?? made!.path
         defer {
             made?.remove()
             warden?.sweep()
@@ -162,6 +164,7 @@ package struct CaseRunner: Sendable {
         }
         var launch = prepared.launch
         launch.warden = warden
+        if warden == nil, view != nil { launch.caseFolder = made?.path }
         let scope = warden == nil ? containment?.beginCase(processes: limits.resources.processes) : nil
         launch.cgroupProcs = scope?.procsFile
         var launched = Result { try launcher.run(prepared.command, options: launch) }

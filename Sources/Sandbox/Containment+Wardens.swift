@@ -58,7 +58,7 @@ extension Containment {
     /// Ends a warden and removes its folder and cgroup.
     func retire(_ warden: Warden) {
         warden.retire()
-        rmdir(warden.folder)
+        rmdir(warden.made)
         if let cgroup = warden.cgroup { _ = cgroups?.killAll(in: cgroup, keepingWith: nil) }
     }
 
@@ -80,7 +80,7 @@ extension Containment {
         let code = start(&started, &step, folder: folder, cgroup: cgroup, namespaces: namespaces)
         // asmrun reaches the warden's tmpfs through its root; the descriptor keeps it, and the
         // files in it, after the warden ended (a case that timed out ends it).
-        let reach = code == 0 ? open("/proc/\(started.pid)/root" + folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
+        let reach = code == 0 ? open("/proc/\(started.pid)/root" + Confinement.caseView, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
         guard code == 0, reach >= 0 else {
             if code == 0 {
                 kill(started.pid, SIGKILL)
@@ -93,7 +93,8 @@ extension Containment {
             wardens.disable()
             return nil
         }
-        return Warden(started, folder: folder, reach: reach, bytes: folderBytes, cgroup: cgroup, maxProcesses: limit)
+        return Warden(
+            started, folder: Confinement.caseView, made: folder, reach: reach, bytes: folderBytes, cgroup: cgroup, maxProcesses: limit)
     }
 
     private func start(
@@ -101,36 +102,39 @@ extension Containment {
     ) -> Int32 {
         let argv = CStringArray(["asmrun-warden"])
         defer { argv.free() }
-        return folder.withCString { cFolder in
-            withOptionalCString(cgroup.flatMap { cgroup in cgroups?.joinPath(of: cgroup) }) { cProcs in
-                var request = asmrun_spawn_request()
-                request.path = UnsafePointer(argv.pointer[0])
-                request.argv = UnsafePointer(argv.pointer)
-                request.cwd = cFolder
-                request.case_folder = cFolder
-                request.case_folder_bytes = Int64(folderBytes)
-                request.case_folder_inodes = Int64(Self.folderInodes)
-                request.stdin_fd = -1
-                request.stdout_fd = -1
-                request.stderr_fd = -1
-                request.new_process_group = 1
-                // Its cases have no controlling terminal.
-                request.detach_terminal = 1
-                request.cgroup_procs = cProcs
-                request.user_ns_fd = namespaces.userNamespace
-                request.net_ns_fd = namespaces.networkNamespace
-                request.mnt_ns_fd = namespaces.mountNamespace
-                request.case_namespaces = 1
-                request.drop_capabilities = confinement.dropCapabilities ? 1 : 0
-                request.take(confinement.identity)
-                guard let filter = confinement.seccomp?.program else {
-                    return SpawnGate.spawning { asmrun_warden_start(&request, &started, &step) }
-                }
-                return filter.withUnsafeBytes { bytes in
-                    request.seccomp_filter = bytes.baseAddress
-                    request.seccomp_length = UInt16(bytes.count / 8)
-                    return SpawnGate.spawning { asmrun_warden_start(&request, &started, &step) }
-                }
+        // Its cases see the folder, its tmpfs, at Confinement.caseView.
+        let paths = CStringArray([folder, Confinement.caseView])
+        defer { paths.free() }
+        let cFolder = UnsafePointer(paths.pointer[0]), view = UnsafePointer(paths.pointer[1])
+        return withOptionalCString(cgroup.flatMap { cgroup in cgroups?.joinPath(of: cgroup) }) { cProcs in
+            var request = asmrun_spawn_request()
+            request.path = UnsafePointer(argv.pointer[0])
+            request.argv = UnsafePointer(argv.pointer)
+            request.cwd = cFolder
+            request.case_folder = cFolder
+            request.case_view = view
+            request.case_folder_bytes = Int64(folderBytes)
+            request.case_folder_inodes = Int64(Self.folderInodes)
+            request.stdin_fd = -1
+            request.stdout_fd = -1
+            request.stderr_fd = -1
+            request.new_process_group = 1
+            // Its cases have no controlling terminal.
+            request.detach_terminal = 1
+            request.cgroup_procs = cProcs
+            request.user_ns_fd = namespaces.userNamespace
+            request.net_ns_fd = namespaces.networkNamespace
+            request.mnt_ns_fd = namespaces.mountNamespace
+            request.case_namespaces = 1
+            request.drop_capabilities = confinement.dropCapabilities ? 1 : 0
+            request.take(confinement.identity)
+            guard let filter = confinement.seccomp?.program else {
+                return SpawnGate.spawning { asmrun_warden_start(&request, &started, &step) }
+            }
+            return filter.withUnsafeBytes { bytes in
+                request.seccomp_filter = bytes.baseAddress
+                request.seccomp_length = UInt16(bytes.count / 8)
+                return SpawnGate.spawning { asmrun_warden_start(&request, &started, &step) }
             }
         }
     }

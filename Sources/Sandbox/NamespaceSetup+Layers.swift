@@ -48,7 +48,8 @@ extension NamespaceSetup {
                 .on(
                     "mount",
                     "only the worker's folder is writable and in sight (the folder of case folders is an empty tmpfs): "
-                        + "its cases work in it, one after another, and it is emptied after each; "
+                        + "its cases work in it, one after another, at \(Confinement.caseView) whatever the run and worker, "
+                        + "and it is emptied after each; "
                         + "fresh read-only tmpfs over /tmp, /run, /var/run and /dev/shm, "
                         + "a minimal /dev, the rest of the file system read-only"))
         } else if let namespaces, namespaces.mountNamespace >= 0 {

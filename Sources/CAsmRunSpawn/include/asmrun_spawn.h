@@ -4,6 +4,10 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+/// Where a case with namespaces of its own sees its folder (see Confinement.caseView): a
+/// folder the run's view makes on its fresh /tmp.
+#define ASMRUN_CASE_VIEW "/tmp/asmrun-case"
+
 /// Resource limits applied in the child before exec; a negative value leaves a limit unchanged.
 typedef struct {
     long long address_space;  // RLIMIT_AS, bytes
@@ -44,6 +48,9 @@ typedef struct {
        asmrun reaches it through /proc/PID/root). */
     long long case_folder_bytes;
     long long case_folder_inodes;
+    /* With case_namespaces: where the case sees case_folder, ASMRUN_CASE_VIEW (the same path
+       in every run and worker), or NULL for case_folder's own path. */
+    const char *case_view;
     int status_read_fd;          // with case_namespaces: the reports (asmrun_case_report)
     int status_write_fd;         // its write end, which asmrun_spawn closes (whatever happens)
     int drop_capabilities;       // 1: no capabilities at all, and no_new_privs
