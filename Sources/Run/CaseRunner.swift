@@ -246,19 +246,14 @@ package struct CaseRunner: Sendable {
             folder: input.fileFolder, files: input.files, in: workspace, stop: { children.isEnding }, handOver: handOver)
         var programPath = executable
         if case .custom = runner.kind {
-            // A prefix runner sees `./name` relative to the case folder, so argv[0] is stable. A
-            // copy, not a link: the case may write to its folder, and the file is the program
-            // the other cases run (or the cache's entry).
+            // A prefix runner sees `./name` in the case folder, so argv[0] is stable. A copy, not
+            // a link: the case may write to its folder, and the file is the other cases' program.
             if (try? ExecutableFile.copy(executable, to: workspace + "/" + stem, length: length)) != nil {
                 programPath = "./" + stem
             }
         }
         let environment = Self.environment(input.environment, home: seen)
-        if runner.hasThreadPerProcess, let name = Runner.settingOfQemu(environment) {
-            throw UsageError(
-                "the case's variable \(name.displayEscaped) holds a comma: under qemu it could reach the program only in qemu's own environment, where qemu would read it as its own setting",
-                fix: "drop the comma, or run this case on the native runner (`stdout @native` and the like)")
-        }
+        try runner.refuseSettingOfQemu(environment)
         var command = runner.command(
             executable: programPath, argv0: argv0 ?? "./" + stem, arguments: input.arguments, environment: environment)
         command.workingDirectory = seen

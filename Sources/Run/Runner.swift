@@ -131,6 +131,14 @@ package struct Runner: Sendable, Equatable {
         handing(environment).kept.keys.sorted().first { $0.hasPrefix("QEMU_") }
     }
 
+    /// Throws, under qemu or a binfmt handler, for a case's `settingOfQemu`.
+    func refuseSettingOfQemu(_ environment: [String: String]) throws {
+        guard hasThreadPerProcess, let name = Self.settingOfQemu(environment) else { return }
+        throw UsageError(
+            "the case's variable \(name.displayEscaped) holds a comma: under qemu it could reach the program only in qemu's own environment, where qemu would read it as its own setting",
+            fix: "drop the comma, or run this case on the native runner (`stdout @native` and the like)")
+    }
+
     /// Whether the runner adds a thread to each process of the program: qemu-user's RCU thread
     /// (a binfmt handler may be qemu-user-binfmt).
     var hasThreadPerProcess: Bool {

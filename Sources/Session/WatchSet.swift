@@ -16,7 +16,7 @@ package struct WatchSet: Sendable, Equatable {
         package var folder: String?
         /// Not built (yet, or its build failed): what it reads is unknown, so any new file in its
         /// folder is (an include it misses); nothing of it runs to write one.
-        package var unbuilt = false
+        var unbuilt = false
 
         package init(path: String, inputs: [String], folder: String? = nil, unbuilt: Bool = false) {
             self.path = path
