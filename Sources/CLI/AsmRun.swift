@@ -1,3 +1,4 @@
+import Glibc
 import Processes
 import Support
 
@@ -41,6 +42,14 @@ package enum AsmRun {
             return TraceCommand.main(rest, context: context)
         default:
             return runMain(arguments, context: context)
+        }
+    }
+
+    /// The command line's arguments after the program's name, as the bytes the kernel gave.
+    package static func commandLineBytes() -> [[UInt8]] {
+        (1..<Int(CommandLine.argc)).map { index in
+            guard let argument = CommandLine.unsafeArgv[index] else { return [] }
+            return Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
         }
     }
 
