@@ -116,7 +116,7 @@ package struct Runner: Sendable, Equatable {
         var options: [String] = []
         var kept: [String: String] = [:]
         for (name, value) in environment.sorted(by: { $0.key > $1.key }) {
-            if (name + value).contains(",") || name.isEmpty {
+            if !Self.fitsOption(name, value) {
                 kept[name] = value
             } else {
                 options += ["-E", name + "=" + value]
@@ -128,8 +128,11 @@ package struct Runner: Sendable, Equatable {
     /// A `QEMU_*` variable `handing` would leave in qemu's own environment (it holds a comma),
     /// where qemu would take it for one of its settings (`QEMU_LOG=in_asm,strace`).
     static func settingOfQemu(_ environment: [String: String]) -> String? {
-        handing(environment).kept.keys.sorted().first { $0.hasPrefix("QEMU_") }
+        environment.filter { $0.key.hasPrefix("QEMU_") && !fitsOption($0.key, $0.value) }.keys.min()
     }
+
+    /// Whether `-E NAME=VALUE` carries the assignment whole (qemu splits it at commas).
+    private static func fitsOption(_ name: String, _ value: String) -> Bool { !name.isEmpty && !(name + value).contains(",") }
 
     /// Throws, under qemu or a binfmt handler, for a case's `settingOfQemu`.
     func refuseSettingOfQemu(_ environment: [String: String]) throws {

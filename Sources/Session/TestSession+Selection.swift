@@ -9,17 +9,6 @@ extension TestSession {
     /// Discovery (with the reference), `--filter`, then `--shard`; what could not be searched,
     /// folders that hold no program and the files not taken as programs are reported here.
     /// `loaded` gets each program as soon as it is read (to build it ahead).
-    /// The paths given but the reference folder and what is in it (`asmrun test * --reference
-    /// reference` names it too), each left out with a note: it is what the others are graded by.
-    private func submissions(of paths: [String]) -> [String] {
-        guard let reference = plan.referencePath.flatMap(Files.realPath) else { return paths }
-        return paths.filter { path in
-            guard let real = Files.realPath(path), Files.isWithin(real, folder: reference) else { return true }
-            diagnostics.remark("\(path.displayEscaped): the reference folder (or in it): left out, it is what the paths are graded by")
-            return false
-        }
-    }
-
     func selectPrograms(
         documents: String, stop: @escaping @Sendable () -> Bool = { false },
         loaded: @escaping @Sendable (TestProgram) -> Void = { _ in }, selected: (([TestProgram]) -> Void)? = nil
@@ -62,6 +51,17 @@ extension TestSession {
         if let selected { selected(suite.programs) }
         if let rerun = plan.rerun { suite.programs.removeAll { !rerun.keeps($0.path) } }
         return suite
+    }
+
+    /// The paths given but the reference folder and what is in it (`asmrun test * --reference
+    /// reference` names it too), each left out with a note: it is what the others are graded by.
+    private func submissions(of paths: [String]) -> [String] {
+        guard let reference = plan.referencePath.flatMap(Files.realPath) else { return paths }
+        return paths.filter { path in
+            guard let real = Files.realPath(path), Files.isWithin(real, folder: reference) else { return true }
+            diagnostics.remark("\(path.displayEscaped): the reference folder (or in it): left out, it is what the paths are graded by")
+            return false
+        }
     }
 
     /// `-v` lists every file not taken as a program, and why; otherwise those no program uses
